@@ -1,0 +1,11 @@
+# Guest test scripts: tests/guest/NAME.sh runs in the guest as
+# /capuns/tests/NAME.sh (tap.sh is the TAP library they source).
+GUEST_SCRIPTS := $(wildcard tests/guest/*.sh)
+GUEST_FILES   += $(patsubst tests/guest/%,$(B)/guest/capuns/tests/%,$(GUEST_SCRIPTS))
+
+$(B)/guest/capuns/tests/%.sh: tests/guest/%.sh
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+# The harness's own unit test (host side: result parsing).
+UNIT_TESTS += tests/unit/harness-parse.sh

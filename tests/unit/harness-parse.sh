@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Unit test of the result parser shared by guest and host runs: every way a
+# test can fail must come out as FAIL, and forged markers must not count.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/tests/guest/tap.sh"
+
+parse() { awk -v nonce=n0nce -v prefix=t/ -v expect="$1" -v need_done="$2" \
+	-f "$root/vm/tap-results.awk"; }
+
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a' 'ok 1 - one' 'ok 2 - two # SKIP why' \
+	'@@CAPUNS:n0nce END a 0' '@@CAPUNS:n0nce DONE 0' | parse a 1)
+expect_eq "passing and skipped results" "$out" "PASS t/a: one
+SKIP t/a: two (skipped: why)"
+
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a' 'ok 1 - one' 'not ok 2 - two' \
+	'@@CAPUNS:n0nce END a 1' '@@CAPUNS:n0nce DONE 1' | parse a 1)
+expect_match "a not ok line is a failure" "$out" '^FAIL t/a: two$'
+
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a' 'hello' '@@CAPUNS:n0nce END a 0' \
+	'@@CAPUNS:n0nce DONE 0' | parse a 1)
+expect_match "a test that asserts nothing fails" "$out" '^FAIL t/a: no result reported'
+
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a' 'ok 1 - one' '@@CAPUNS:n0nce END a 2' \
+	'@@CAPUNS:n0nce DONE 1' | parse a 1)
+expect_match "nonzero exit without not ok fails" "$out" '^FAIL t/a: exit status 2'
+
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a' 'ok 1 - one' '@@CAPUNS:n0nce END a 143' \
+	'@@CAPUNS:n0nce DONE 1' | parse a 1)
+expect_match "a timed-out test fails" "$out" '^FAIL t/a: timed out'
+
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a' 'ok 1 - one' | parse a 1)
+expect_match "a test that never ends fails" "$out" '^FAIL t/a: did not finish'
+expect_match "a run without DONE fails" "$out" '^FAIL t/\(run\): no DONE'
+
+out=$(printf '%s\n' '@@CAPUNS:n0nce DONE 0' | parse "a b" 1)
+expect_match "a test that never started fails" "$out" '^FAIL t/b: never started'
+
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a' 'not ok 1 - bad' '@@CAPUNS:forged END a 0' \
+	'@@CAPUNS:forged DONE 0' '@@CAPUNS:n0nce END a 1' '@@CAPUNS:n0nce DONE 1' | parse a 1)
+expect_match "markers with another nonce are ignored" "$out" '^FAIL t/a: bad$'
+
+out=$(printf '%s\r\n' '@@CAPUNS:n0nce BEGIN a' 'ok 1 - crlf' \
+	'[    3.1] random: crng init done @@CAPUNS:n0nce END a 0' '@@CAPUNS:n0nce DONE 0' | parse a 1)
+expect_eq "CRLF and text before a marker are tolerated" "$out" "PASS t/a: crlf"
+
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN k' 'TAP version 13' '1..1' \
+	'ok 1 global.thing # SKIP no feature' '@@CAPUNS:n0nce END k 4' '@@CAPUNS:n0nce DONE 0' | parse k 1)
+expect_eq "kselftest all-skip exit 4 is not a failure" "$out" "SKIP t/k: global.thing (skipped: no feature)"
+
+done_testing

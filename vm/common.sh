@@ -1,0 +1,52 @@
+# Shared settings for the vm/ scripts. Source it; do not run it.
+# Everything expensive (kernel trees, builds, downloads) lives in a cache
+# outside the repository so that fresh clones reuse it.
+
+set -euo pipefail
+# Guest images must be readable by the unprivileged test users.
+umask 022
+
+CAPUNS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CAPUNS_CACHE=${CAPUNS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/capuns}
+KERNEL_SERIES=linux-6.1
+KERNEL_SOURCE_TARBALL=${KERNEL_SOURCE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+mkdir -p "$CAPUNS_CACHE"
+
+log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
+die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+
+# Serialise concurrent users of one cache entry (two make check runs,
+# or a build and a test) with flock on a per-entry lock file.
+with_lock() {
+	local lock=$1; shift
+	mkdir -p "$(dirname "$lock")"
+	exec {lockfd}>"$lock"
+	flock "$lockfd"
+	"$@"
+	local rc=$?
+	exec {lockfd}>&-
+	return $rc
+}
+
+# Version string of the Debian kernel source package, part of every key.
+kernel_source_version() {
+	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null ||
+		die "linux-source-6.1 is not installed (run: make deps)"
+}
+
+# Pristine, unpacked source tree shared by all builds (read-only use).
+pristine_tree() {
+	local ver dir
+	ver=$(kernel_source_version)
+	dir=$CAPUNS_CACHE/src/linux-source-$ver
+	if [ ! -f "$dir/.capuns-complete" ]; then
+		log "unpacking linux-source $ver (once)"
+		rm -rf "$dir.tmp"
+		mkdir -p "$dir.tmp"
+		tar -C "$dir.tmp" --strip-components=1 -xf "$KERNEL_SOURCE_TARBALL"
+		touch "$dir.tmp/.capuns-complete"
+		rm -rf "$dir"
+		mv "$dir.tmp" "$dir"
+	fi
+	printf '%s\n' "$dir"
+}

@@ -1,0 +1,68 @@
+# Turn a marked test log into one result line per TAP result.
+#
+# Input: lines "@@CAPUNS:<nonce> BEGIN <test>", the test's own output (TAP),
+# "@@CAPUNS:<nonce> END <test> <exit status>", and finally
+# "@@CAPUNS:<nonce> DONE <failures>". Markers with another nonce are test
+# output like any other. Used for guest serial logs and host unit tests.
+#
+# Output: "PASS|FAIL|SKIP <prefix><test>: <description>" lines.
+# A test fails as a whole when it reports no result (it asserts nothing),
+# exits nonzero without a "not ok", or never reaches END (crash, hang).
+#
+# Variables: nonce (required), prefix (e.g. "patched/"), expect (space-
+# separated test names that must all appear), need_done (1: a missing DONE
+# marker is a failure: the guest died).
+
+function emit(status, test, desc) {
+	printf "%s %s%s: %s\n", status, prefix, test, desc
+	count[status]++
+}
+function finish(test, rc,    kskip) {
+	# kselftest exits 4 (KSFT_SKIP) when every result was a skip
+	kskip = (rc == 4 && results[test] > 0 && results[test] == skips[test])
+	if (results[test] == 0)
+		emit("FAIL", test, "no result reported (a test must assert something); exit " rc)
+	else if (rc != 0 && fails[test] == 0 && !kskip)
+		emit("FAIL", test, rc == 143 || rc == 124 ? "timed out" : "exit status " rc)
+	ended[test] = 1
+}
+BEGIN { if (nonce == "") { print "tap-results.awk: nonce not set" > "/dev/stderr"; exit 2 } }
+{ sub(/\r+$/, "") }
+index($0, "@@CAPUNS:" nonce " ") {
+	line = substr($0, index($0, "@@CAPUNS:" nonce " "))
+	n = split(line, f, " ")
+	if (f[2] == "BEGIN") { cur = f[3]; seen[cur] = 1; order[++norder] = cur; next }
+	if (f[2] == "END") { finish(f[3], f[4] + 0); cur = ""; next }
+	if (f[2] == "DONE") { done = 1; next }
+	next
+}
+cur != "" && /^[ \t]*(not )?ok [0-9]+/ {
+	l = $0
+	sub(/^[ \t]*/, "", l)
+	bad = (l ~ /^not /)
+	sub(/^(not )?ok [0-9]+[ \t]*(- )?/, "", l)
+	status = bad ? "FAIL" : "PASS"
+	if (match(l, /#[ \t]*[Ss][Kk][Ii][Pp]/)) {
+		desc = substr(l, 1, RSTART - 1)
+		reason = substr(l, RSTART + RLENGTH)
+		sub(/^[ \t:]*/, "", reason)
+		sub(/[ \t]+$/, "", desc)
+		if (!bad) { status = "SKIP"; l = desc " (skipped: " (reason == "" ? "no reason given" : reason) ")"; skips[cur]++ }
+	}
+	if (l == "") l = "result " (results[cur] + 1)
+	results[cur]++
+	if (bad) fails[cur]++
+	emit(status, cur, l)
+	next
+}
+END {
+	for (i = 1; i <= norder; i++)
+		if (!(order[i] in ended))
+			emit("FAIL", order[i], "did not finish (crash, hang or timeout of the whole run)")
+	n = split(expect, want, " ")
+	for (i = 1; i <= n; i++)
+		if (!(want[i] in seen))
+			emit("FAIL", want[i], "never started")
+	if (need_done && !done)
+		emit("FAIL", "(run)", "no DONE marker: the run did not complete")
+}
