@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Hand-worked cases for the reference model: the seed's examples, each
+ * SPEC rule, and the classic commoncap.c rules the series sits on.
+ * Values are written out in hex on purpose: they were computed by hand.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "capmodel.h"
+#include "model-tap.h"
+
+#define FULL42 0x3ffffffffffULL /* caps 0..41: CAP_SYS_CONTROL is 41 */
+#define FULL41 0x1ffffffffffULL /* caps 0..40: a kernel without the series */
+#define RAWIO 17
+#define NOT_RAWIO (FULL42 & ~CM_BIT(RAWIO))
+#define SETPCAP 8
+#define SYS_ADMIN 21
+#define SETFCAP 31
+#define NET_RAW 13
+#define SYS_CONTROL 41
+#define NONE CM_ID_NONE
+#define ALICE 1000
+#define BOB 1001
+
+static const struct cm_file plain = { .uid = 0, .gid = 0 };
+static const struct cm_file suid_root = { .uid = 0, .gid = 0, .setuid = true };
+
+/* A login as uid/gid: setresgid, setresuid from root, then exec of a shell. */
+static void login(const struct cm_sys *sys, struct cm_cred *c, uint32_t uid)
+{
+	cm_cred_init_root(sys, c);
+	cm_setgid_all(sys, c, uid);
+	cm_setresuid(sys, c, uid, uid, uid);
+	cm_execve(sys, c, &plain);
+}
+
+/* unshare -r: unshare, then a helper left in the parent writes the maps. */
+static int unshare_r(struct cm_sys *sys, struct cm_cred *c)
+{
+	struct cm_cred writer = *c;
+	int ret = cm_unshare_user(sys, c);
+
+	return ret ? ret : cm_map_root(sys, &writer, c->ns);
+}
+
+static void test_init(void)
+{
+	struct cm_sys sys;
+	struct cm_cred c;
+	struct cm_obs o;
+
+	cm_sys_init(&sys, CM_PATCHED);
+	cm_cred_init_root(&sys, &c);
+	cm_observe(&sys, &c, &o);
+	TAP_EQ(o.pU, FULL42, "rule 1: init has the full pU (42 caps)");
+	TAP_EQ(o.X, FULL42, "init bounding set is full");
+	TAP_EQ(sys.mask, FULL42, "rule 6: the mask starts full");
+	TAP_EQ(o.pI | o.pA, 0, "init pI and pA empty");
+
+	struct cm_cred child;
+	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, RAWIO, 0, 0);
+	cm_fork(&c, &child);
+	TAP_EQ(child.pU, NOT_RAWIO, "rule 1: fork copies pU");
+	cm_execve(&sys, &child, &plain);
+	TAP_EQ(child.pU, NOT_RAWIO, "rule 1: plain exec (root) keeps pU");
+	login(&sys, &c, ALICE);
+	TAP_EQ(c.pU, FULL42, "rule 1: login (setresuid + exec) keeps pU");
+	TAP_EQ(c.pP | c.pE | c.pA, 0, "login as alice: no pP/pE/pA");
+}
+
+/* Seed 1/4: prctl(PR_CAP_USERNS, LOWER, CAP_SYS_RAWIO) then unshare -r. */
+static void test_seed_lower(void)
+{
+	struct cm_sys sys;
+	struct cm_cred c;
+	struct cm_obs o;
+	char buf[256];
+
+	for (int as_root = 0; as_root <= 1; as_root++) {
+		const char *who = as_root ? "root" : "alice";
+
+		cm_sys_init(&sys, CM_PATCHED);
+		if (as_root)
+			cm_cred_init_root(&sys, &c);
+		else
+			login(&sys, &c, ALICE);
+		TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, RAWIO, 0, 0), 0,
+		       "seed 1 (%s): LOWER CAP_SYS_RAWIO succeeds", who);
+		cm_execve(&sys, &c, &plain); /* execvp(unshare) */
+		TAP_EQ(unshare_r(&sys, &c), 0, "seed 1 (%s): unshare -r succeeds", who);
+		cm_execve(&sys, &c, &plain); /* unshare execs grep as root in the ns */
+		cm_observe(&sys, &c, &o);
+		if (!tap_ok(o.pU == NOT_RAWIO && o.pP == NOT_RAWIO && o.pE == NOT_RAWIO &&
+				    o.X == NOT_RAWIO && o.pI == 0 && o.pA == 0,
+			    "seed 1 (%s): CapUNs/CapPrm/CapEff/CapBnd 000003fffffdffff", who))
+			printf("#   %s\n", cm_format_obs(&o, buf, sizeof(buf)));
+		TAP_EQ(o.uid, 0, "seed 1 (%s): uid 0 in the namespace", who);
+	}
+
+	/* The seed printed 000001fffffdffff: its kernel had 41 caps (patch 1/4
+	 * comes before CAP_SYS_CONTROL).  The same arithmetic on 41 caps: */
+	TAP_EQ(FULL41 & ~CM_BIT(RAWIO), 0x1fffffdffffULL,
+	       "seed 1: 000001fffffdffff is the same drop on a 41-cap kernel");
+}
+
+/* Seed 2/4: capsh --secbits=256 --drop=cap_sys_rawio -- -c 'unshare -r ...'. */
+static void test_seed_strict(void)
+{
+	struct cm_sys sys;
+	struct cm_cred c;
+
+	for (int strict = 0; strict <= 1; strict++) {
+		const char *tag = strict ? " (strict)" : "";
+
+		cm_sys_init(&sys, CM_PATCHED);
+		cm_cred_init_root(&sys, &c);
+		if (strict)
+			TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 256, 0, 0, 0), 0,
+			       "seed 2%s: --secbits=256 as root", tag);
+		TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, RAWIO, 0, 0, 0), 0,
+		       "seed 2%s: --drop=cap_sys_rawio", tag);
+		cm_execve(&sys, &c, &plain); /* bash */
+		TAP_EQ(c.pP, NOT_RAWIO, "seed 2%s: root exec gives pP = X", tag);
+		TAP_EQ(c.securebits, strict ? 256 : 0, "seed 2%s: securebits survive exec", tag);
+		TAP_EQ(c.pU, FULL42, "seed 2%s: pU untouched by the bounding-set drop", tag);
+		cm_execve(&sys, &c, &plain); /* unshare */
+		TAP_EQ(unshare_r(&sys, &c), 0, "seed 2%s: unshare -r succeeds", tag);
+		if (strict)
+			tap_ok(c.pU == NOT_RAWIO && c.pP == NOT_RAWIO && c.pE == NOT_RAWIO &&
+				       c.X == NOT_RAWIO,
+			       "seed 2%s: rule 3a: strict bit gives 000003fffffdffff everywhere", tag);
+		else
+			tap_ok(c.pU == FULL42 && c.X == FULL42,
+			       "seed 2%s: without the strict bit the namespace gets rawio back", tag);
+		TAP_EQ(c.securebits, 0, "seed 2%s: rule 3c: securebits reset in the namespace", tag);
+	}
+}
+
+/* Cover letter: sysctl -w kernel.cap_userns_mask=0x1fffffdffff (rule 6, 3b). */
+static void test_seed_mask(void)
+{
+	struct cm_sys sys;
+	struct cm_cred root, alice, old_ns, in_ns;
+
+	cm_sys_init(&sys, CM_PATCHED);
+	cm_cred_init_root(&sys, &root);
+	login(&sys, &alice, ALICE);
+	old_ns = alice;
+	TAP_EQ(unshare_r(&sys, &old_ns), 0, "mask: a namespace made before the write");
+
+	TAP_EQ(cm_mask_write(&sys, &alice, 0x1fffffdffffULL), -EACCES,
+	       "rule 6: alice cannot open the mask for writing (EACCES)");
+	struct cm_cred weak = root;
+	cm_capset(&sys, &weak, weak.pE & ~CM_BIT(SYS_CONTROL), weak.pP, 0);
+	TAP_EQ(cm_mask_write(&sys, &weak, 0x1fffffdffffULL), -EPERM,
+	       "rule 6: root without CAP_SYS_CONTROL in pE gets EPERM");
+	in_ns = root;
+	unshare_r(&sys, &in_ns);
+	TAP_EQ(cm_mask_write(&sys, &in_ns, 0x1fffffdffffULL), -EPERM,
+	       "rule 6: root of a child namespace gets EPERM (needs the initial ns)");
+	TAP_EQ(sys.mask, FULL42, "rule 6: failed writes leave the mask alone");
+
+	TAP_EQ(cm_mask_write(&sys, &root, 0x1fffffdffffULL), 0, "rule 6: root writes the mask");
+	TAP_EQ(sys.mask, 0x1fffffdffffULL, "rule 6: mask reads 0x1fffffdffff");
+	TAP_EQ(cm_mask_write(&sys, &root, FULL42), 0, "rule 6: writing the full set succeeds");
+	TAP_EQ(sys.mask, 0x1fffffdffffULL, "rule 6: ...but only intersects (nothing comes back)");
+
+	TAP_EQ(unshare_r(&sys, &alice), 0, "mask: alice creates a namespace after the write");
+	tap_ok(alice.pU == 0x1fffffdffffULL && alice.X == 0x1fffffdffffULL &&
+		       alice.pE == 0x1fffffdffffULL && alice.pP == 0x1fffffdffffULL,
+	       "rule 3b: new namespace gets 000001fffffdffff (no rawio, no sys_control)");
+	TAP_EQ(old_ns.X, FULL42, "rule 6: an existing namespace keeps what it has");
+	struct cm_cred deeper = old_ns;
+	TAP_EQ(unshare_r(&sys, &deeper), 0, "mask: nested creation from the old namespace");
+	TAP_EQ(deeper.X, 0x1fffffdffffULL, "rule 3b: the mask applies at every entry");
+}
+
+static long uns(struct cm_sys *sys, struct cm_cred *c, uint64_t op, uint64_t cap, uint64_t a4,
+		uint64_t a5)
+{
+	return cm_prctl(sys, c, CM_PR_CAP_USERNS, op, cap, a4, a5);
+}
+
+/* Rule 2: every return of prctl(PR_CAP_USERNS). */
+static void test_prctl_userns(void)
+{
+	struct cm_sys sys;
+	struct cm_cred r, a, c;
+
+	cm_sys_init(&sys, CM_PATCHED);
+	cm_cred_init_root(&sys, &r);
+	login(&sys, &a, ALICE);
+
+	c = r;
+	TAP_EQ(uns(&sys, &c, 4, 1, 0, 0), -EINVAL, "rule 2: CLEAR_ALL with arg3 != 0: EINVAL");
+	TAP_EQ(uns(&sys, &c, 4, 0, 1, 0), -EINVAL, "rule 2: CLEAR_ALL with arg4 != 0: EINVAL");
+	TAP_EQ(uns(&sys, &c, 4, 0, 0, 1), -EINVAL, "rule 2: CLEAR_ALL with arg5 != 0: EINVAL");
+	TAP_EQ(c.pU, FULL42, "rule 2: failed CLEAR_ALL changes nothing");
+	TAP_EQ(uns(&sys, &c, 4, 0, 0, 0), 0, "rule 2: CLEAR_ALL succeeds");
+	TAP_EQ(c.pU, 0, "rule 2: CLEAR_ALL empties pU");
+	c = a;
+	TAP_EQ(uns(&sys, &c, 4, 0, 0, 0), 0, "rule 2: CLEAR_ALL needs no privilege");
+
+	c = r;
+	TAP_EQ(uns(&sys, &c, 1, 42, 0, 0), -EINVAL, "rule 2: IS_SET cap 42: EINVAL");
+	TAP_EQ(uns(&sys, &c, 1, UINT64_MAX, 0, 0), -EINVAL, "rule 2: IS_SET cap -1: EINVAL");
+	TAP_EQ(uns(&sys, &c, 1, 1ULL << 32, 0, 0), -EINVAL, "rule 2: IS_SET cap 2^32: EINVAL");
+	TAP_EQ(uns(&sys, &c, 1, 41, 0, 0), 1, "rule 2: IS_SET CAP_SYS_CONTROL: 1");
+	TAP_EQ(uns(&sys, &c, 1, 0, 1, 0), -EINVAL, "rule 2: IS_SET with arg4: EINVAL");
+	TAP_EQ(uns(&sys, &c, 1, 0, 0, 1), -EINVAL, "rule 2: IS_SET with arg5: EINVAL");
+	TAP_EQ(uns(&sys, &c, 0, 0, 0, 0), -EINVAL, "rule 2: op 0: EINVAL");
+	TAP_EQ(uns(&sys, &c, 5, 0, 0, 0), -EINVAL, "rule 2: op 5: EINVAL");
+	TAP_EQ(uns(&sys, &c, UINT64_MAX, 0, 0, 0), -EINVAL, "rule 2: op -1: EINVAL");
+
+	c = a;
+	TAP_EQ(uns(&sys, &c, 3, 99, 0, 0), -EINVAL, "rule 2: LOWER invalid cap: EINVAL");
+	TAP_EQ(uns(&sys, &c, 3, RAWIO, 0, 0), 0, "rule 2: LOWER needs no privilege");
+	TAP_EQ(uns(&sys, &c, 1, RAWIO, 0, 0), 0, "rule 2: IS_SET after LOWER: 0");
+	TAP_EQ(uns(&sys, &c, 3, RAWIO, 0, 0), 0, "rule 2: LOWER of a clear bit succeeds");
+	TAP_EQ(uns(&sys, &c, 2, RAWIO, 0, 0), -EPERM,
+	       "rule 2: RAISE without pP and without CAP_SETPCAP: EPERM");
+	TAP_EQ(uns(&sys, &c, 2, NET_RAW, 0, 0), 0, "rule 2: RAISE of a set bit always succeeds");
+
+	c = a;
+	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, 4, 0, 0, 0);
+	c.X &= ~CM_BIT(NET_RAW); /* as if dropped by a privileged ancestor */
+	TAP_EQ(uns(&sys, &c, 2, NET_RAW, 0, 0), -EPERM, "rule 2: RAISE outside X: EPERM");
+
+	c = r;
+	uns(&sys, &c, 3, RAWIO, 0, 0);
+	TAP_EQ(uns(&sys, &c, 2, RAWIO, 0, 0), 0, "rule 2: RAISE with CAP_SETPCAP in pE");
+	cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, RAWIO, 0, 0, 0);
+	uns(&sys, &c, 3, RAWIO, 0, 0);
+	TAP_EQ(uns(&sys, &c, 2, RAWIO, 0, 0), -EPERM,
+	       "rule 2: RAISE outside X fails even with CAP_SETPCAP");
+
+	c = r;
+	uns(&sys, &c, 3, RAWIO, 0, 0);
+	cm_capset(&sys, &c, FULL42 & ~CM_BIT(SETPCAP), FULL42, 0);
+	TAP_EQ(uns(&sys, &c, 2, RAWIO, 0, 0), 0,
+	       "rule 2: RAISE of a cap in X and pP without CAP_SETPCAP");
+	TAP_EQ(cm_capset(&sys, &c, FULL42 & ~CM_BIT(SETPCAP) & ~CM_BIT(RAWIO),
+			 FULL42 & ~CM_BIT(RAWIO), 0),
+	       0, "capset: pP without rawio, pE without CAP_SETPCAP");
+	uns(&sys, &c, 3, RAWIO, 0, 0);
+	TAP_EQ(uns(&sys, &c, 2, RAWIO, 0, 0), -EPERM,
+	       "rule 2: CAP_SETPCAP only in pP (not pE) does not count");
+
+	struct cm_sys stock;
+	cm_sys_init(&stock, CM_UNPATCHED);
+	cm_cred_init_root(&stock, &c);
+	TAP_EQ(uns(&stock, &c, 1, 0, 0, 0), -EINVAL, "unpatched: prctl(48) is EINVAL");
+	TAP_EQ(stock.full, FULL41, "unpatched: 41 caps");
+}
+
+static void test_prctl_classic(void)
+{
+	struct cm_sys sys;
+	struct cm_cred r, a, c;
+
+	cm_sys_init(&sys, CM_PATCHED);
+	cm_cred_init_root(&sys, &r);
+	login(&sys, &a, ALICE);
+
+	/* PR_CAPBSET_READ / DROP */
+	c = r;
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAPBSET_READ, 41, 0, 0, 0), 1, "CAPBSET_READ 41: 1");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAPBSET_READ, 42, 0, 0, 0), -EINVAL,
+	       "CAPBSET_READ 42: EINVAL");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, 42, 0, 0, 0), -EINVAL,
+	       "CAPBSET_DROP 42 as root: EINVAL");
+	c = a;
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, 42, 0, 0, 0), -EPERM,
+	       "CAPBSET_DROP 42 as alice: EPERM (privilege is checked first)");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, RAWIO, 0, 0, 0), -EPERM,
+	       "CAPBSET_DROP as alice: EPERM");
+	c = r;
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, RAWIO, 0, 0, 0), 0, "CAPBSET_DROP as root");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAPBSET_READ, RAWIO, 0, 0, 0), 0,
+	       "CAPBSET_READ after drop: 0");
+	TAP_EQ(c.pU, FULL42, "CAPBSET_DROP leaves pU alone");
+	TAP_EQ(c.pP, FULL42, "CAPBSET_DROP leaves pP alone");
+	c = a;
+	TAP_EQ(unshare_r(&sys, &c), 0, "alice in her namespace");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, RAWIO, 0, 0, 0), 0,
+	       "CAPBSET_DROP as root of a child namespace (CAP_SETPCAP there)");
+
+	/* PR_SET_SECUREBITS */
+	c = a;
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x100, 0, 0, 0), -EPERM,
+	       "SET_SECUREBITS as alice: EPERM");
+	c = r;
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x400, 0, 0, 0), -EPERM,
+	       "SET_SECUREBITS bit 10 (unknown): EPERM");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 1ULL << 40, 0, 0, 0), -EPERM,
+	       "SET_SECUREBITS bit 40: EPERM");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x300, 0, 0, 0), 0,
+	       "rule 5: SET_SECUREBITS strict + its lock");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_GET_SECUREBITS, 0, 0, 0, 0), 0x300,
+	       "GET_SECUREBITS returns 0x300");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x200, 0, 0, 0), -EPERM,
+	       "rule 5: clearing a locked strict bit: EPERM");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x100, 0, 0, 0), -EPERM,
+	       "rule 5: unlocking: EPERM");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x311, 0, 0, 0), 0,
+	       "other bits still change beside a lock");
+	struct cm_sys stock;
+	cm_sys_init(&stock, CM_UNPATCHED);
+	cm_cred_init_root(&stock, &c);
+	TAP_EQ(cm_prctl(&stock, &c, CM_PR_SET_SECUREBITS, 0x100, 0, 0, 0), -EPERM,
+	       "unpatched: bit 8 is unknown: EPERM");
+
+	/* PR_SET_KEEPCAPS */
+	c = a;
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_KEEPCAPS, 2, 0, 0, 0), -EINVAL, "SET_KEEPCAPS 2: EINVAL");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_KEEPCAPS, 1, 0, 0, 0), 0,
+	       "SET_KEEPCAPS 1 needs no privilege");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_GET_KEEPCAPS, 0, 0, 0, 0), 1, "GET_KEEPCAPS 1");
+	c = r;
+	cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x20, 0, 0, 0);
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_KEEPCAPS, 1, 0, 0, 0), -EPERM,
+	       "SET_KEEPCAPS with KEEP_CAPS_LOCKED: EPERM");
+
+	/* PR_CAP_AMBIENT */
+	c = r;
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_AMBIENT, 2, NET_RAW, 0, 0), -EPERM,
+	       "AMBIENT RAISE without pI: EPERM");
+	TAP_EQ(cm_capset(&sys, &c, c.pE, c.pP, CM_BIT(NET_RAW)), 0, "capset pI = {net_raw}");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_AMBIENT, 2, NET_RAW, 0, 0), 0, "AMBIENT RAISE");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_AMBIENT, 1, NET_RAW, 0, 0), 1, "AMBIENT IS_SET 1");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_AMBIENT, 1, 42, 0, 0), -EINVAL,
+	       "AMBIENT IS_SET 42: EINVAL");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_AMBIENT, 4, 1, 0, 0), -EINVAL,
+	       "AMBIENT CLEAR_ALL arg3: EINVAL");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_AMBIENT, 9, 1, 0, 0), -EINVAL, "AMBIENT op 9: EINVAL");
+	struct cm_cred amb = c;
+	TAP_EQ(cm_setresuid(&sys, &amb, NONE, ALICE, NONE), 0, "setresuid(-1, alice, -1)");
+	TAP_EQ(amb.pA, CM_BIT(NET_RAW), "keeping a root id keeps pA");
+	cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x40, 0, 0, 0);
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_AMBIENT, 2, NET_RAW, 0, 0), -EPERM,
+	       "AMBIENT RAISE with NO_CAP_AMBIENT_RAISE: EPERM");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_AMBIENT, 3, NET_RAW, 0, 0), 0, "AMBIENT LOWER");
+
+	/* Ambient through a non-root exec. */
+	c = r;
+	cm_capset(&sys, &c, c.pE, c.pP, CM_BIT(NET_RAW));
+	cm_prctl(&sys, &c, CM_PR_CAP_AMBIENT, 2, NET_RAW, 0, 0);
+	cm_prctl(&sys, &c, CM_PR_SET_KEEPCAPS, 1, 0, 0, 0);
+	cm_setresuid(&sys, &c, ALICE, ALICE, ALICE);
+	TAP_EQ(c.pA, 0, "leaving root clears pA even with KEEP_CAPS");
+	TAP_EQ(c.pP, FULL42, "KEEP_CAPS keeps pP on leaving root");
+	TAP_EQ(c.pE, 0, "...but pE is cleared");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_AMBIENT, 2, NET_RAW, 0, 0), 0,
+	       "AMBIENT RAISE as alice with pP and pI");
+	cm_execve(&sys, &c, &plain);
+	tap_ok(c.pA == CM_BIT(NET_RAW) && c.pP == CM_BIT(NET_RAW) && c.pE == CM_BIT(NET_RAW),
+	       "non-root exec: pP' = pE' = pA");
+	TAP_EQ(c.securebits, 0, "exec clears KEEP_CAPS");
+
+	TAP_EQ(cm_prctl(&sys, &c, 12345, 0, 0, 0, 0), -EINVAL, "unknown prctl option: EINVAL");
+}
+
+static void test_capset(void)
+{
+	struct cm_sys sys;
+	struct cm_cred r, c;
+
+	cm_sys_init(&sys, CM_PATCHED);
+	cm_cred_init_root(&sys, &r);
+	c = r;
+	TAP_EQ(cm_capset(&sys, &c, 0, CM_BIT(NET_RAW), CM_BIT(SYS_ADMIN)), 0, "capset shrink pP");
+	TAP_EQ(cm_capset(&sys, &c, 0, CM_BIT(NET_RAW) | CM_BIT(1), 0), -EPERM,
+	       "capset growing pP: EPERM");
+	TAP_EQ(cm_capset(&sys, &c, CM_BIT(1), CM_BIT(NET_RAW), 0), -EPERM,
+	       "capset pE outside new pP: EPERM");
+	TAP_EQ(cm_capset(&sys, &c, 0, CM_BIT(NET_RAW), CM_BIT(SYS_ADMIN) | CM_BIT(2)), -EPERM,
+	       "capset pI beyond pI|pP without CAP_SETPCAP: EPERM");
+	c = r;
+	c.pU = 0; /* pU plays no part in capset */
+	TAP_EQ(cm_capset(&sys, &c, 0, FULL42, ~0ULL), 0, "capset with CAP_SETPCAP, pI = all");
+	TAP_EQ(c.pI, FULL42, "capset drops bits above CAP_LAST_CAP");
+	c = r;
+	cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, RAWIO, 0, 0, 0);
+	cm_capset(&sys, &c, FULL42, FULL42, 0);
+	TAP_EQ(cm_capset(&sys, &c, FULL42, FULL42, CM_BIT(RAWIO)), -EPERM,
+	       "capset pI outside pI|X: EPERM even with CAP_SETPCAP");
+}
+
+static void test_exec(void)
+{
+	struct cm_sys sys;
+	struct cm_cred r, a, c;
+	struct cm_file fcap = { .uid = 0, .gid = 0, .has_caps = true, .fP = CM_BIT(NET_RAW),
+				.fE = true };
+
+	cm_sys_init(&sys, CM_PATCHED);
+	cm_cred_init_root(&sys, &r);
+	login(&sys, &a, ALICE);
+
+	c = r;
+	cm_capset(&sys, &c, 0, 0, 0);
+	cm_execve(&sys, &c, &plain);
+	TAP_EQ(c.pP, FULL42, "root exec: pP' = X | pI");
+	TAP_EQ(c.pE, FULL42, "root exec: pE' = pP'");
+	c = r;
+	cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 1, 0, 0, 0);
+	cm_execve(&sys, &c, &plain);
+	TAP_EQ(c.pP | c.pE, 0, "SECURE_NOROOT: root exec gets nothing");
+
+	/* Rule 10. */
+	c = a;
+	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, 4, 0, 0, 0);
+	TAP_EQ(cm_execve(&sys, &c, &suid_root), 0, "alice execs a setuid-root program");
+	TAP_EQ(c.euid, 0, "euid 0 after setuid-root exec");
+	TAP_EQ(c.uid, ALICE, "ruid stays alice");
+	TAP_EQ(c.pP, FULL42, "setuid-root exec: pP' = X");
+	TAP_EQ(c.pU, FULL42, "rule 10: setuid-root exec that gains privilege: pU' = X");
+	c = a;
+	c.X &= ~CM_BIT(RAWIO); /* a privileged ancestor dropped rawio from X */
+	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, SYS_ADMIN, 0, 0);
+	cm_execve(&sys, &c, &suid_root);
+	TAP_EQ(c.pU, NOT_RAWIO, "rule 10: pU' = X also drops what X lacks");
+	c = r;
+	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, 4, 0, 0, 0);
+	cm_execve(&sys, &c, &suid_root);
+	TAP_EQ(c.pU, 0, "rule 10: root running a setuid-root program gains nothing: pU kept");
+	c = a;
+	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, 4, 0, 0, 0);
+	cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0, 0, 0, 0);
+	c.securebits = CM_SECBIT(CM_SECURE_NOROOT); /* inherited from a parent */
+	cm_execve(&sys, &c, &suid_root);
+	TAP_EQ(c.euid, 0, "SECURE_NOROOT: setuid still changes euid");
+	TAP_EQ(c.pU, 0, "rule 10: SECURE_NOROOT setuid-root exec gains nothing: pU kept");
+
+	/* File capabilities. */
+	c = a;
+	TAP_EQ(cm_execve(&sys, &c, &fcap), 0, "exec of a file with cap_net_raw=ep");
+	tap_ok(c.pP == CM_BIT(NET_RAW) && c.pE == CM_BIT(NET_RAW), "file caps: pP' = pE' = fP & X");
+	TAP_EQ(c.pU, FULL42, "file caps without setuid do not touch pU");
+	c = a;
+	c.X &= ~CM_BIT(NET_RAW);
+	struct cm_cred before = c;
+	TAP_EQ(cm_execve(&sys, &c, &fcap), -EPERM, "fE with a forced cap outside X: EPERM");
+	TAP_EQ(memcmp(&c, &before, sizeof(c)), 0, "failed exec changes nothing");
+
+	/* ruid != euid: a plain exec counts as setid and clears pA. */
+	c = r;
+	cm_capset(&sys, &c, c.pE, c.pP, CM_BIT(NET_RAW));
+	cm_prctl(&sys, &c, CM_PR_CAP_AMBIENT, 2, NET_RAW, 0, 0);
+	cm_setresuid(&sys, &c, ALICE, 0, 0);
+	cm_execve(&sys, &c, &plain);
+	TAP_EQ(c.pA, 0, "exec with euid != ruid clears pA (__is_setuid uses the old ruid)");
+}
+
+static void test_setuid(void)
+{
+	struct cm_sys sys;
+	struct cm_cred r, c;
+
+	cm_sys_init(&sys, CM_PATCHED);
+	cm_cred_init_root(&sys, &r);
+	c = r;
+	TAP_EQ(cm_setresuid(&sys, &c, 0, ALICE, 0), 0, "setresuid(0, alice, 0)");
+	tap_ok(c.pE == 0 && c.pP == FULL42, "euid leaves root: pE cleared, pP kept");
+	TAP_EQ(cm_setresuid(&sys, &c, NONE, 0, NONE), 0, "setresuid(-1, 0, -1)");
+	TAP_EQ(c.pE, FULL42, "euid back to root: pE = pP");
+	TAP_EQ(cm_setuid(&sys, &c, ALICE), 0, "setuid(alice) as root");
+	tap_ok(c.uid == ALICE && c.euid == ALICE && c.suid == ALICE && c.pP == 0 && c.pE == 0,
+	       "setuid(alice) as root drops every id and pP/pE");
+	TAP_EQ(cm_setuid(&sys, &c, 0), -EPERM, "setuid(0) as alice: EPERM");
+	TAP_EQ(cm_setresuid(&sys, &c, BOB, NONE, NONE), -EPERM, "setresuid(bob) as alice: EPERM");
+	TAP_EQ(c.pU, FULL42, "set*uid leaves pU alone");
+	c = r;
+	cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, CM_SECBIT(CM_SECURE_NO_SETUID_FIXUP), 0, 0, 0);
+	cm_setresuid(&sys, &c, ALICE, ALICE, ALICE);
+	TAP_EQ(c.pE, FULL42, "NO_SETUID_FIXUP: leaving root keeps pE");
+	c = r;
+	unshare_r(&sys, &c);
+	TAP_EQ(cm_setuid(&sys, &c, ALICE), -EINVAL, "setuid to an unmapped id: EINVAL");
+	TAP_EQ(cm_setresuid(&sys, &c, 0, 0, 0), 0, "setresuid(0,0,0) in the namespace: no-op");
+}
+
+static void test_namespaces(void)
+{
+	struct cm_sys sys;
+	struct cm_cred r, a, b, c, hold;
+
+	cm_sys_init(&sys, CM_PATCHED);
+	cm_cred_init_root(&sys, &r);
+	login(&sys, &a, ALICE);
+	login(&sys, &b, BOB);
+
+	/* Unmapped namespaces. */
+	c = a;
+	TAP_EQ(cm_unshare_user(&sys, &c), 0, "alice unshares");
+	TAP_EQ(sys.ns[c.ns].owner, ALICE, "the namespace is owned by alice's euid");
+	struct cm_obs o;
+	cm_observe(&sys, &c, &o);
+	TAP_EQ(o.euid, 65534, "unmapped: euid reads as the overflow id");
+	TAP_EQ(cm_unshare_user(&sys, &c), -EPERM, "nesting from an unmapped namespace: EPERM");
+	cm_execve(&sys, &c, &plain);
+	TAP_EQ(c.pP | c.pE, 0, "unmapped: no root in the namespace, exec drops pP");
+
+	/* The level limit: parent level > 32 is ENOSPC. */
+	c = r;
+	int ret = 0, made = 0;
+	while ((ret = unshare_r(&sys, &c)) == 0)
+		made++;
+	TAP_EQ(ret, -ENOSPC, "create_user_ns: ENOSPC past the level limit");
+	TAP_EQ(made, 33, "33 nested namespaces fit below the initial one");
+
+	/* setns, rule 3 and the owner rule (rule 11). */
+	cm_sys_init(&sys, CM_PATCHED);
+	hold = a;
+	cm_prctl(&sys, &hold, CM_PR_CAP_USERNS, 3, SYS_ADMIN, 0, 0);
+	unshare_r(&sys, &hold);
+	int ns = hold.ns;
+	TAP_EQ(hold.X, FULL42 & ~CM_BIT(SYS_ADMIN), "alice's namespace lacks CAP_SYS_ADMIN");
+	for (int cap = 0; cap <= 41; cap += 41)
+		tap_ok(cm_ns_capable(&sys, &a, ns, cap),
+		       "rule 11: owner alice in the parent has cap %d in her namespace", cap);
+	tap_ok(cm_ns_capable(&sys, &a, ns, SYS_ADMIN),
+	       "rule 11: ...even CAP_SYS_ADMIN the namespace's own sets lack");
+	tap_ok(!cm_ns_capable(&sys, &hold, ns, SYS_ADMIN),
+	       "inside, CAP_SYS_ADMIN is absent (pE)");
+	tap_ok(!cm_ns_capable(&sys, &b, ns, 0), "bob (not owner, no pE) has nothing there");
+	tap_ok(cm_ns_capable(&sys, &r, ns, SYS_ADMIN), "init root has every cap in descendants");
+	struct cm_cred deeper = hold;
+	cm_prctl(&sys, &deeper, CM_PR_CAP_USERNS, 3, NET_RAW, 0, 0);
+	TAP_EQ(unshare_r(&sys, &deeper), 0,
+	       "nested unshare -r without CAP_SYS_ADMIN: the writer has it by the owner rule");
+	TAP_EQ(deeper.X, FULL42 & ~CM_BIT(SYS_ADMIN) & ~CM_BIT(NET_RAW),
+	       "nested namespace: sets shrink along the chain");
+	tap_ok(cm_ns_capable(&sys, &a, deeper.ns, SYS_ADMIN),
+	       "rule 11: alice (euid owns the chain) has every cap two levels down");
+
+	c = b;
+	TAP_EQ(cm_setns_user(&sys, &c, ns), -EPERM, "setns by bob into alice's namespace: EPERM");
+	c = a;
+	TAP_EQ(cm_setns_user(&sys, &c, c.ns), -EINVAL, "setns into the own namespace: EINVAL");
+	c = a;
+	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, 3, RAWIO, 0, 0);
+	TAP_EQ(cm_setns_user(&sys, &c, ns), 0, "setns by the owner (owner rule, empty pE)");
+	tap_ok(c.pU == NOT_RAWIO && c.X == NOT_RAWIO && c.pP == NOT_RAWIO && c.pE == NOT_RAWIO,
+	       "rule 3 at setns: the entering cred's pU gives X = pP = pE");
+	TAP_EQ(cm_setns_user(&sys, &c, 0), -EPERM, "setns back to the parent: EPERM");
+	c = r;
+	cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x100, 0, 0, 0);
+	cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, RAWIO, 0, 0, 0);
+	cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x100, 0, 0, 0);
+	TAP_EQ(cm_setns_user(&sys, &c, ns), 0, "setns by init root (CAP_SYS_ADMIN in pE)");
+	TAP_EQ(c.X, NOT_RAWIO, "rule 3a at setns: strict bit bounds pU by X");
+	TAP_EQ(c.securebits, 0, "rule 3c at setns: securebits reset");
+	c = r;
+	cm_capset(&sys, &c, FULL42 & ~CM_BIT(SYS_ADMIN), FULL42, 0);
+	TAP_EQ(cm_setns_user(&sys, &c, ns), -EPERM,
+	       "setns by root without CAP_SYS_ADMIN in pE, not owner: EPERM");
+	cm_mask_write(&sys, &r, FULL42 & ~CM_BIT(NET_RAW));
+	c = a;
+	TAP_EQ(cm_setns_user(&sys, &c, ns), 0, "setns after a mask write");
+	TAP_EQ(c.X, FULL42 & ~CM_BIT(NET_RAW), "rule 3b at setns: the mask applies");
+
+	/* Maps. */
+	cm_sys_init(&sys, CM_PATCHED);
+	c = r;
+	struct cm_cred w = r;
+	cm_capset(&sys, &w, FULL42 & ~CM_BIT(SETFCAP), FULL42, 0);
+	c = w;
+	cm_unshare_user(&sys, &c);
+	TAP_EQ(cm_map_root(&sys, &w, c.ns), -EPERM,
+	       "mapping root (0 0 1) needs CAP_SETFCAP in the writer's pE");
+	c = r;
+	TAP_EQ(unshare_r(&sys, &c), 0, "root maps 0 0 1 with CAP_SETFCAP");
+	TAP_EQ(sys.ns[c.ns].root_uid, 0, "kuid 0 is root inside");
+	struct cm_cred w2 = c;
+	TAP_EQ(cm_map_root(&sys, &w2, c.ns), -EPERM, "map written once only / writer must be in the parent");
+}
+
+static void test_umh(void)
+{
+	struct cm_sys sys;
+	struct cm_cred r, a, h;
+
+	cm_sys_init(&sys, CM_PATCHED);
+	cm_cred_init_root(&sys, &r);
+	login(&sys, &a, ALICE);
+	TAP_EQ(cm_umh_write(&sys, &a, CM_UMH_USERNS, 0), -EACCES, "rule 7: alice: EACCES");
+	struct cm_cred weak = r;
+	cm_capset(&sys, &weak, FULL42 & ~CM_BIT(16), FULL42, 0);
+	TAP_EQ(cm_umh_write(&sys, &weak, CM_UMH_USERNS, 0), -EPERM,
+	       "rule 7: root without CAP_SYS_MODULE: EPERM");
+	TAP_EQ(cm_umh_write(&sys, &r, CM_UMH_USERNS, NOT_RAWIO), 0, "rule 7: root writes userns");
+	TAP_EQ(cm_umh_write(&sys, &r, CM_UMH_USERNS, FULL42), 0, "rule 7: writes intersect");
+	cm_umh_cred(&sys, &h);
+	cm_execve(&sys, &h, &plain);
+	TAP_EQ(h.pU, NOT_RAWIO, "rule 7: a usermode helper gets pU & userns");
+	TAP_EQ(h.X, FULL42, "rule 7: its bounding set is bset (untouched)");
+	TAP_EQ(unshare_r(&sys, &h), 0, "helper creates a namespace");
+	TAP_EQ(h.X, NOT_RAWIO, "rule 7: the helper's namespaces lack rawio");
+}
+
+int main(void)
+{
+	test_init();
+	test_seed_lower();
+	test_seed_strict();
+	test_seed_mask();
+	test_prctl_userns();
+	test_prctl_classic();
+	test_capset();
+	test_exec();
+	test_setuid();
+	test_namespaces();
+	test_umh();
+	return tap_done();
+}
