@@ -1,0 +1,28 @@
+#!/bin/sh
+# The kernel's own tools/testing/selftests/capabilities programs, built
+# against the booted kernel's tree (vm/build-kernel), must pass on every
+# kernel we build. validate_cap is a helper of test_execve, not a test.
+# Each program's TAP lines are prefixed with its name.
+dir=/capuns/kselftests
+status=0 ran=0
+for t in "$dir"/*; do
+	name=${t##*/}
+	[ -x "$t" ] && [ "$name" != validate_cap ] || continue
+	ran=$((ran + 1))
+	(cd "$dir" && "./$name") >/tmp/kselftest.out 2>&1
+	rc=$?
+	# test_execve says only "Passed": name each result after the last
+	# "[RUN]" line it printed, so results can be told apart.
+	awk -v p="$name" '
+		/\[RUN\]/ { ctx = $0; sub(/.*\[RUN\][ \t]*/, "", ctx) }
+		match($0, /^(not )?ok [0-9]+ /) {
+			d = substr($0, RLENGTH + 1)
+			print substr($0, 1, RLENGTH) p ": " d (ctx != "" && d !~ /#/ ? " [" ctx "]" : "")
+			next
+		}
+		{ print "# " $0 }' /tmp/kselftest.out
+	# kselftest exits 4 (KSFT_SKIP) when it skipped everything
+	[ $rc = 0 ] || [ $rc = 4 ] || { echo "not ok - $name exited $rc"; status=1; }
+done
+[ $ran -gt 0 ] || { echo "not ok - no kernel selftest found in $dir"; status=1; }
+exit $status
