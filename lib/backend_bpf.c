@@ -1,57 +1,181 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * BPF-LSM backend for stock kernels.
+ * BPF-LSM backend for stock kernels (bpf/capuns.bpf.c).
  *
- * Placeholder until the BPF backend lands: its probe reports that the
- * backend is not available, so detection falls through to "none" and
- * no operation is ever served from here.
+ * Every operation of the calling thread is a prctl(PR_CAP_USERNS) answered
+ * by the lsm/task_prctl program in the encoding of capuns-bpf-abi.h; the
+ * pU of another task comes from the world-readable task iterator pinned
+ * by the loader.  Differences from the kernel backend, by design:
+ *   - /proc/PID/status has no CapUNs line and CapEff/CapPrm/CapBnd show
+ *     the kernel's sets; the backend enforces them cut down to the set
+ *     recorded at namespace entry (CAPUNS_BPF_OP_BOUND_IS_SET);
+ *   - the strict bit is not a securebit (PR_SET_SECUREBITS refuses bit 8
+ *     on a stock kernel): capsh --secbits cannot set it;
+ *   - the system mask needs CAP_SYS_ADMIN in the initial namespace (a
+ *     stock kernel has no CAP_SYS_CONTROL);
+ *   - prctl changes act on the calling thread's current credentials, which
+ *     threads created since the last credential change share.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
 
 #include "backend.h"
+#include "capuns-bpf-abi.h"
 #include "capuns.h"
+
+#define TASKS_PATH CAPUNS_BPF_PIN_DIR "/" CAPUNS_BPF_PIN_TASKS
+
+/* prctl(PR_CAP_USERNS, op, arg, 0, 0), decoded: answer >= 0 or -errno. */
+static int bpf_call(unsigned long op, unsigned long arg)
+{
+	long rc = prctl(PR_CAP_USERNS, op, arg, 0UL, 0UL);
+
+	return capuns_bpf_decode(rc, errno);
+}
+
+/* Last capability of the running kernel, as libcap counts them. */
+static int last_cap(void)
+{
+	return (int)cap_max_bits() - 1;
+}
+
+/* A set read one capability at a time through a yes/no operation. */
+static int read_set(unsigned long op, uint64_t *set)
+{
+	uint64_t s = 0;
+
+	for (int cap = 0; cap <= last_cap() && cap < 64; cap++) {
+		int r = bpf_call(op, cap);
+
+		if (r < 0)
+			return r;
+		if (r > 1)
+			return CAPUNS_EPROTO;
+		if (r)
+			s |= UINT64_C(1) << cap;
+	}
+	*set = s;
+	return 0;
+}
 
 static int bpf_probe(void)
 {
-	return -EOPNOTSUPP;
+	int r = bpf_call(CAPUNS_BPF_OP_PROBE, 0);
+
+	if (r == -EINVAL)
+		return -EOPNOTSUPP; /* stock kernel, backend not loaded */
+	if (r < 0)
+		return r;
+	return r == CAPUNS_BPF_ABI_VERSION ? 0 : CAPUNS_EPROTO;
+}
+
+/* One line of the task iterator: "tid pU bound strict". */
+static int tasks_lookup(pid_t pid, uint64_t *set)
+{
+	unsigned long long tid, pu, bound, strict;
+	char line[128];
+	int err = -ESRCH;
+	FILE *f;
+
+	f = fopen(TASKS_PATH, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llu %llx %llx %llx", &tid, &pu, &bound, &strict) != 4) {
+			err = CAPUNS_EPROTO;
+			break;
+		}
+		if (tid == (unsigned long long)pid) {
+			*set = pu;
+			err = 0;
+			break;
+		}
+	}
+	if (ferror(f))
+		err = -EIO;
+	fclose(f);
+	return err;
 }
 
 static int bpf_get_userns_set(pid_t pid, uint64_t *set)
 {
-	(void)pid;
-	(void)set;
-	return CAPUNS_ENOBACKEND;
+	if (pid == 0)
+		return read_set(PR_CAP_USERNS_IS_SET, set);
+	return tasks_lookup(pid, set);
 }
 
 static int bpf_userns_op(int op, int cap)
 {
-	(void)op;
-	(void)cap;
-	return CAPUNS_ENOBACKEND;
+	int r;
+
+	if (op == PR_CAP_USERNS_CLEAR_ALL)
+		cap = 0;
+	r = bpf_call(op, cap);
+	if (r < 0)
+		return r;
+	if (op == PR_CAP_USERNS_IS_SET)
+		return r <= 1 ? r : CAPUNS_EPROTO;
+	return r == 0 ? 0 : CAPUNS_EPROTO;
+}
+
+static unsigned strict_to_secbits(int bits)
+{
+	return (bits & CAPUNS_BPF_STRICT ? CAPUNS_SECBIT_STRICT : 0) |
+	       (bits & CAPUNS_BPF_STRICT_LOCKED ? CAPUNS_SECBIT_STRICT_LOCKED : 0);
 }
 
 static int bpf_get_strict(unsigned *bits)
 {
-	(void)bits;
-	return CAPUNS_ENOBACKEND;
+	int r = bpf_call(CAPUNS_BPF_OP_STRICT_GET, 0);
+
+	if (r < 0)
+		return r;
+	if (r & ~(CAPUNS_BPF_STRICT | CAPUNS_BPF_STRICT_LOCKED))
+		return CAPUNS_EPROTO;
+	*bits = strict_to_secbits(r);
+	return 0;
 }
 
 static int bpf_set_strict(bool lock)
 {
-	(void)lock;
-	return CAPUNS_ENOBACKEND;
+	int cur = bpf_call(CAPUNS_BPF_OP_STRICT_GET, 0);
+	int r;
+
+	if (cur < 0)
+		return cur;
+	r = bpf_call(CAPUNS_BPF_OP_STRICT_SET,
+		     cur | CAPUNS_BPF_STRICT | (lock ? CAPUNS_BPF_STRICT_LOCKED : 0));
+	return r < 0 ? r : r == 0 ? 0 : CAPUNS_EPROTO;
 }
 
 static int bpf_mask_get(uint64_t *mask)
 {
-	(void)mask;
-	return CAPUNS_ENOBACKEND;
+	return read_set(CAPUNS_BPF_OP_MASK_IS_SET, mask);
 }
 
+/*
+ * Bit by bit; the permission (CAP_SYS_ADMIN in the initial namespace) is
+ * the same for every bit, so an EPERM comes on the first one, before any
+ * change.  Bits the kernel does not know are not in the mask anyway.
+ */
 static int bpf_mask_drop(uint64_t caps_to_drop)
 {
-	(void)caps_to_drop;
-	return CAPUNS_ENOBACKEND;
+	for (int cap = 0; cap <= last_cap() && cap < 64; cap++) {
+		int r;
+
+		if (!(caps_to_drop & (UINT64_C(1) << cap)))
+			continue;
+		r = bpf_call(CAPUNS_BPF_OP_MASK_LOWER, cap);
+		if (r < 0)
+			return r;
+		if (r)
+			return CAPUNS_EPROTO;
+	}
+	return 0;
 }
 
 const struct capuns_backend capuns_backend_bpf = {

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ABI between the capuns BPF-LSM programs (bpf/capuns.bpf.c), their loader
+ * (bpf/loader.c) and libcapuns' BPF backend (lib/backend_bpf.c).
+ *
+ * This is the one place where the answer encoding of prctl(PR_CAP_USERNS)
+ * on a stock kernel is defined.
+ *
+ * Why an encoding: a BPF-LSM program attached to lsm/task_prctl can only
+ * hand back a value that the kernel returns as is.  Returning 0 means "no
+ * decision" (the stock kernel then fails the prctl with EINVAL, since the
+ * option is unknown to it), and from Linux 6.12 the verifier restricts the
+ * program to [-4095, 0].  So every successful answer is returned as a
+ * negative value in a band of errno numbers that no kernel path of
+ * prctl(48) produces:
+ *
+ *     return value  -(CAPUNS_BPF_RET_BASE + v),  v in [0, CAPUNS_BPF_RET_MAX]
+ *
+ * which userspace sees as prctl() == -1 with errno == CAPUNS_BPF_RET_BASE + v.
+ * IS_SET answers v = 0 or 1; RAISE, LOWER and CLEAR_ALL answer v = 0.
+ * Errors are the kernel series' own errors (EINVAL, EPERM, ENOMEM), returned
+ * unencoded.  Consequence: a program calling prctl(48) directly on a stock
+ * kernel sees "failure, errno 4000/4001" for its successes; only libcapuns
+ * (capuns_bpf_decode() below) turns them back into the series' answers.
+ *
+ * The backend also answers extension operations (arg2 >= CAPUNS_BPF_OP_BASE)
+ * for what the patched kernel exposes through other interfaces: securebits
+ * 8/9 (a stock kernel refuses them in PR_SET_SECUREBITS), the system mask
+ * (no kernel.cap_userns_mask sysctl) and the set recorded at namespace
+ * entry (the kernel's X/pP/pE are not changed on a stock kernel).  The
+ * patched kernel answers EINVAL to all of them.
+ *
+ * Include from BPF C or userspace C; needs only <linux/types.h>.
+ */
+#ifndef CAPUNS_BPF_ABI_H
+#define CAPUNS_BPF_ABI_H
+
+#include <linux/types.h>
+#ifndef __bpf__
+#include <errno.h>
+#endif
+
+/* Bumped whenever anything below changes meaning. */
+#define CAPUNS_BPF_ABI_VERSION 1
+
+/* ---- prctl answer encoding -------------------------------------------- */
+#define CAPUNS_BPF_RET_BASE 4000
+#define CAPUNS_BPF_RET_MAX 95 /* base + max = 4095 = MAX_ERRNO */
+#define CAPUNS_BPF_RET(v) (-(CAPUNS_BPF_RET_BASE + (int)(v)))
+
+#ifndef __bpf__
+/*
+ * Decode the result of prctl(PR_CAP_USERNS, ...) answered by the backend:
+ * rc is prctl's return value and err the errno it left.  Returns the
+ * answer v >= 0, or a negative errno.  A return of 0 or more from prctl
+ * itself means the answer did not come from the backend (the patched
+ * kernel answers that way): -EPROTO.
+ */
+static inline int capuns_bpf_decode(long rc, int err)
+{
+	if (rc >= 0)
+		return -EPROTO;
+	if (err >= CAPUNS_BPF_RET_BASE && err <= CAPUNS_BPF_RET_BASE + CAPUNS_BPF_RET_MAX)
+		return err - CAPUNS_BPF_RET_BASE;
+	return err > 0 ? -err : -EPROTO;
+}
+#endif
+
+/* ---- extension operations: prctl(PR_CAP_USERNS, op, arg3, 0, 0) -------- */
+#define CAPUNS_BPF_OP_BASE 0x4300
+/* arg3 = 0.  Answers CAPUNS_BPF_ABI_VERSION: the backend is loaded. */
+#define CAPUNS_BPF_OP_PROBE (CAPUNS_BPF_OP_BASE + 0)
+/* arg3 = 0.  Answers the strict bits of the caller: CAPUNS_BPF_STRICT_*. */
+#define CAPUNS_BPF_OP_STRICT_GET (CAPUNS_BPF_OP_BASE + 1)
+/*
+ * arg3 = new strict bits (CAPUNS_BPF_STRICT_*).  The rules of
+ * PR_SET_SECUREBITS for bits 8 and 9: needs CAP_SETPCAP, a locked bit
+ * cannot change and a lock cannot be removed; EPERM otherwise.
+ */
+#define CAPUNS_BPF_OP_STRICT_SET (CAPUNS_BPF_OP_BASE + 2)
+/* arg3 = cap.  Answers 1 when cap is in the system mask. */
+#define CAPUNS_BPF_OP_MASK_IS_SET (CAPUNS_BPF_OP_BASE + 3)
+/*
+ * arg3 = cap.  Drops cap from the system mask (it never grows back while
+ * the backend stays loaded).  A stock kernel has no CAP_SYS_CONTROL: this
+ * needs CAP_SYS_ADMIN effective in the initial user namespace; EPERM.
+ */
+#define CAPUNS_BPF_OP_MASK_LOWER (CAPUNS_BPF_OP_BASE + 4)
+/*
+ * arg3 = cap.  Answers 1 when cap is in the set the caller's credentials
+ * received at user namespace entry (what the patched kernel writes into
+ * X, pP and pE).  The caller's effective view is CapEff & that set.
+ */
+#define CAPUNS_BPF_OP_BOUND_IS_SET (CAPUNS_BPF_OP_BASE + 5)
+
+#define CAPUNS_BPF_STRICT 0x1 /* SECURE_USERNS_STRICT_CAPS */
+#define CAPUNS_BPF_STRICT_LOCKED 0x2 /* SECURE_USERNS_STRICT_CAPS_LOCKED */
+
+/* ---- maps ------------------------------------------------------------- */
+
+/*
+ * Value of the "creds" hash map, keyed by the address of a struct cred.
+ * A credential without an entry has the default state: userns = bound =
+ * every capability, no strict bits.
+ */
+struct capuns_bpf_cred {
+	__u64 userns; /* pU */
+	__u64 bound; /* set received at user namespace entry (X/pP/pE bound) */
+	__u32 flags; /* CAPUNS_BPF_STRICT* */
+	__u32 reserved;
+};
+
+/* Single element of the "config" array map (key 0). */
+struct capuns_bpf_config {
+	__u64 mask; /* system mask (kernel.cap_userns_mask on the series) */
+	__u64 denials; /* capability checks denied */
+	__u64 refusals; /* operations refused because state could not be kept */
+	__u64 lost_events; /* events dropped: ring buffer full */
+	__u32 abi; /* CAPUNS_BPF_ABI_VERSION of the loaded programs */
+	__u32 initialized; /* set by the loader on first load */
+	char version[32]; /* capuns version of the loader that created the maps */
+};
+
+/* Reasons of an event. */
+enum capuns_bpf_reason {
+	/* A capability outside the set recorded at namespace entry. */
+	CAPUNS_BPF_DENY_CAP = 1,
+	/* User namespace creation refused: no room to record its set. */
+	CAPUNS_BPF_REFUSE_USERNS = 2,
+	/* Credential copy refused (fork, setuid...): no room for the state. */
+	CAPUNS_BPF_REFUSE_CRED = 3,
+	/* execve refused: no room to record p'U = X (setuid root). */
+	CAPUNS_BPF_REFUSE_EXEC = 4,
+	/* setns into a user namespace could not be recorded: task killed. */
+	CAPUNS_BPF_KILL_SETNS = 5,
+	/* Credential transfer could not be recorded: task killed. */
+	CAPUNS_BPF_KILL_TRANSFER = 6,
+};
+
+/* Ring buffer record ("events" map). */
+struct capuns_bpf_event {
+	__u64 ts_ns; /* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
+	__u32 pid; /* thread id, initial pid namespace */
+	__u32 tgid;
+	__u32 uid; /* real uid, initial user namespace */
+	__s32 cap; /* capability, -1 if not a capability check */
+	__u32 depth; /* user namespace level of the task's credentials */
+	__u32 target_depth; /* level of the namespace the check was against */
+	__u32 reason; /* enum capuns_bpf_reason */
+	__s32 err; /* error the task received (negative errno) */
+	char comm[16];
+};
+
+/* Names under CAPUNS_BPF_PIN_DIR (capuns-abi.h). */
+#define CAPUNS_BPF_PIN_CREDS "creds"
+#define CAPUNS_BPF_PIN_CONFIG "config"
+#define CAPUNS_BPF_PIN_EVENTS "events"
+#define CAPUNS_BPF_PIN_LINKS "links"
+/* Task iterator, world-readable: "tid pU bound strict" per visible thread. */
+#define CAPUNS_BPF_PIN_TASKS "tasks"
+
+#endif /* CAPUNS_BPF_ABI_H */

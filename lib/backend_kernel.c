@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Kernel backend: the capuns series on Linux 6.1.
+ *   pU ops        prctl(PR_CAP_USERNS, op, cap, 0, 0)
+ *   pU of a task  /proc/PID/status "CapUNs:\t%016llx"
+ *   strict bit    PR_GET/SET_SECUREBITS, bits 8 and 9
+ *   system mask   /proc/sys/kernel/cap_userns_mask
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "capuns.h"
+#include "internal.h"
+
+static int kernel_get_userns_set(pid_t pid, uint64_t *set)
+{
+	char *status;
+	int err;
+
+	err = capuns_read_status(pid, &status);
+	if (err)
+		return err;
+	err = capuns_status_field(status, CAPUNS_STATUS_FIELD, set);
+	free(status);
+	/* prctl answered but /proc does not show pU: not our kernel ABI. */
+	return err == -ENOENT ? CAPUNS_EPROTO : err;
+}
+
+static int kernel_probe(void)
+{
+	uint64_t set;
+	int r;
+
+	/* An unpatched kernel answers EINVAL: option 48 is unknown there. */
+	r = prctl(PR_CAP_USERNS, PR_CAP_USERNS_IS_SET, 0, 0, 0);
+	if (r < 0)
+		return errno == EINVAL ? CAPUNS_ENOBACKEND : -errno;
+	if (r != 0 && r != 1)
+		return CAPUNS_EPROTO;
+	/*
+	 * A BPF-LSM program may also answer option 48 on a stock kernel;
+	 * only the patched kernel shows CapUNs in /proc.
+	 */
+	return kernel_get_userns_set(0, &set);
+}
+
+static int kernel_userns_op(int op, int cap)
+{
+	unsigned long arg = op == PR_CAP_USERNS_CLEAR_ALL ? 0 : (unsigned long)cap;
+	int r;
+
+	r = prctl(PR_CAP_USERNS, (unsigned long)op, arg, 0, 0);
+	if (r < 0)
+		return -errno;
+	if (op == PR_CAP_USERNS_IS_SET)
+		return r ? 1 : 0;
+	return 0;
+}
+
+static int kernel_get_strict(unsigned *bits)
+{
+	int r = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+
+	if (r < 0)
+		return -errno;
+	*bits = (unsigned)r & (CAPUNS_SECBIT_STRICT | CAPUNS_SECBIT_STRICT_LOCKED);
+	return 0;
+}
+
+static int kernel_set_strict(bool lock)
+{
+	unsigned long old, want;
+	int r;
+
+	r = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	if (r < 0)
+		return -errno;
+	old = (unsigned long)r;
+	want = old | CAPUNS_SECBIT_STRICT | (lock ? CAPUNS_SECBIT_STRICT_LOCKED : 0);
+	if (want == old)
+		return 0;
+	if (prctl(PR_SET_SECUREBITS, want, 0, 0, 0) < 0)
+		return -errno;
+	return 0;
+}
+
+static int kernel_mask_get(uint64_t *mask)
+{
+	char *text;
+	int err;
+
+	err = capuns_read_file(CAPUNS_MASK_SYSCTL, &text);
+	if (err)
+		return err == -ENOENT ? CAPUNS_EPROTO : err;
+	err = capuns_parse_mask_text(text, mask);
+	free(text);
+	return err;
+}
+
+static int kernel_mask_drop(uint64_t caps_to_drop)
+{
+	uint64_t cur, now;
+	char buf[32];
+	ssize_t n;
+	int fd, err, len;
+
+	err = kernel_mask_get(&cur);
+	if (err)
+		return err;
+	if (!(cur & caps_to_drop))
+		return 0;
+	/* The kernel intersects with what it has, so a race only drops more. */
+	len = snprintf(buf, sizeof(buf), "0x%" PRIx64 "\n", cur & ~caps_to_drop);
+	fd = open(CAPUNS_MASK_SYSCTL, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		/* Mode 0644: non-root cannot open it; say what it needs. */
+		return errno == EACCES ? -EPERM : -errno;
+	n = write(fd, buf, (size_t)len);
+	err = n < 0 ? -errno : n != len ? -EIO : 0;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (err)
+		return err;
+	err = kernel_mask_get(&now);
+	if (err)
+		return err;
+	return now & caps_to_drop ? CAPUNS_EPROTO : 0;
+}
+
+const struct capuns_backend capuns_backend_kernel = {
+	.name = "kernel",
+	.probe = kernel_probe,
+	.get_userns_set = kernel_get_userns_set,
+	.userns_op = kernel_userns_op,
+	.get_strict = kernel_get_strict,
+	.set_strict = kernel_set_strict,
+	.mask_get = kernel_mask_get,
+	.mask_drop = kernel_mask_drop,
+};

@@ -1,0 +1,52 @@
+# libcapuns: build/libcapuns.a and build/libcapuns.so (-lcap).
+#
+# Objects are built twice: position-independent for the archive and the
+# shared library, and with the sanitizers for the host unit tests.
+#
+# The BPF backend (lib/backend_bpf.c) may set, in bpf/bpf.mk (included
+# before this file):
+#   CAPUNS_BPF_CPPFLAGS  extra preprocessor flags for backend_bpf.c
+#   CAPUNS_BPF_DEPS      files backend_bpf.o depends on (skeleton headers)
+#   CAPUNS_BPF_LDLIBS    libraries it needs (e.g. -lbpf -lelf -lz)
+
+LIBCAPUNS_SRCS := lib/capset.c lib/proc.c lib/capuns.c lib/backend_kernel.c \
+		  lib/backend_none.c lib/backend_bpf.c
+LIBCAPUNS_OBJS := $(LIBCAPUNS_SRCS:lib/%.c=$(B)/lib/%.o)
+LIBCAPUNS_SAN_OBJS := $(LIBCAPUNS_SRCS:lib/%.c=$(B)/san/lib/%.o)
+LIBCAPUNS_HDRS := include/capuns.h include/capuns-abi.h lib/backend.h lib/internal.h
+# What a program linking libcapuns.a needs after it.
+LIBCAPUNS_LDLIBS = -lcap -lpthread $(CAPUNS_BPF_LDLIBS)
+
+LIB_CFLAGS = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -Ilib
+
+BINS += $(B)/libcapuns.a $(B)/libcapuns.so
+
+$(B)/lib/%.o: lib/%.c $(LIBCAPUNS_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LIB_CFLAGS) -c -o $@ $<
+
+$(B)/san/lib/%.o: lib/%.c $(LIBCAPUNS_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LIB_CFLAGS) $(SAN) -c -o $@ $<
+
+$(B)/lib/backend_bpf.o $(B)/san/lib/backend_bpf.o: CPPFLAGS += $(CAPUNS_BPF_CPPFLAGS)
+$(B)/lib/backend_bpf.o $(B)/san/lib/backend_bpf.o: $(CAPUNS_BPF_DEPS)
+
+$(B)/libcapuns.a: $(LIBCAPUNS_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/san/libcapuns.a: $(LIBCAPUNS_SAN_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/libcapuns.so: $(LIBCAPUNS_OBJS)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libcapuns.so.0 -Wl,-z,defs -o $@ $^ $(LIBCAPUNS_LDLIBS)
+
+# Host unit tests (TAP), built with the sanitizers.
+UNIT_CFLAGS = $(CFLAGS) $(WARN) $(SAN) -Ilib -Itests/unit
+UNIT_TESTS += $(B)/tests/unit/lib-text
+
+$(B)/tests/unit/lib-%: tests/unit/lib-%.c tests/unit/lib-tap.h $(B)/san/libcapuns.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $< $(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)
