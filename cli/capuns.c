@@ -1,0 +1,627 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * capuns: show and change the user-namespace capability set (pU), in the
+ * manner of capsh.  See capuns(1).
+ *
+ *   capuns [--print] [--pid=PID] [--json]
+ *   capuns [--drop=CAPS] [--keep=CAPS] [--raise=CAPS] [--clear]
+ *          [--strict[=lock]] [-- COMMAND [ARG...]]
+ *   capuns mask [--drop=CAPS] [--json]
+ *   capuns check CAP [--depth=N]
+ *
+ * Every argument is checked before anything is changed: a usage error
+ * exits 2 with no change.  Changes then apply in command-line order to this
+ * process only, which execs COMMAND; if one fails, capuns exits 1 without
+ * running COMMAND, so the partial change dies with it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "capuns.h"
+
+#define EXIT_USAGE 2
+#define EXIT_CHECK_MISSING 3
+#define EXIT_EXEC_FAILED 126
+#define EXIT_EXEC_NOTFOUND 127
+
+#define CHECK_DEPTH_DEFAULT 3
+#define CHECK_DEPTH_MAX 32 /* the kernel's nesting limit for user namespaces */
+
+static const char *prog = "capuns";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s [--print] [--pid=PID] [--json]\n"
+		"       %s [--drop=CAPS] [--keep=CAPS] [--raise=CAPS] [--clear]\n"
+		"              [--strict[=lock]] [-- COMMAND [ARG...]]\n"
+		"       %s mask [--drop=CAPS] [--json]\n"
+		"       %s check CAP [--depth=N]\n"
+		"\n"
+		"CAPS is a comma list of capabilities (names, numbers, all, none),\n"
+		"each optionally prefixed by + (add) or - or ! (remove).\n"
+		"See capuns(1).\n",
+		prog, prog, prog, prog);
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fmt) {
+		fprintf(stderr, "%s: ", prog);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+	}
+	fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+	return EXIT_USAGE;
+}
+
+static int fail(const char *what, int err)
+{
+	fprintf(stderr, "%s: %s: %s\n", prog, what, capuns_strerror(err));
+	return EXIT_FAILURE;
+}
+
+/* Parse CAPS for option opt; print the usage error itself. */
+static bool parse_caps(const char *opt, const char *text, capuns_set_t *set)
+{
+	const char *pos = NULL;
+	int err = capuns_set_parse(text, set, &pos);
+
+	if (err == 0)
+		return true;
+	if (pos && *pos) {
+		size_t n = strcspn(pos, ",");
+
+		fprintf(stderr, "%s: %s: '%.*s': %s\n", prog, opt, (int)n, pos,
+			capuns_strerror(err));
+	} else {
+		fprintf(stderr, "%s: %s: '%s': %s\n", prog, opt, text,
+			capuns_strerror(err));
+	}
+	return false;
+}
+
+static bool parse_int(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!*s || *s == '+' || *s == '-' || *s == ' ')
+		return false;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* ---- Printing ----------------------------------------------------------- */
+
+static void print_json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static int print_set_text(const char *label, const char *field, capuns_set_t s)
+{
+	char *t = capuns_set_format(s, 0);
+
+	if (!t)
+		return -ENOMEM;
+	printf("%-12s %-8s %016" PRIx64 "  %s\n", label, field, s.bits, t);
+	free(t);
+	return 0;
+}
+
+static int print_set_json(const char *key, capuns_set_t s, bool comma)
+{
+	char *t = capuns_set_format(s, 0), *list = capuns_set_format(s, CAPUNS_FMT_LIST);
+	char *p, *tok;
+
+	if (!t || !list) {
+		free(t);
+		free(list);
+		return -ENOMEM;
+	}
+	printf("    \"%s\": { \"hex\": \"0x%016" PRIx64 "\", \"text\": ", key, s.bits);
+	print_json_string(t);
+	printf(", \"caps\": [");
+	p = list;
+	bool first = true;
+	while (s.bits && (tok = strsep(&p, ","))) {
+		printf("%s", first ? "" : ", ");
+		print_json_string(tok);
+		first = false;
+	}
+	printf("] }%s\n", comma ? "," : "");
+	free(t);
+	free(list);
+	return 0;
+}
+
+struct state {
+	pid_t pid;
+	struct capuns_task_caps caps;
+	int userns_err;
+	bool has_strict;
+	unsigned strict;
+	int strict_err;
+	bool has_mask;
+	capuns_set_t mask;
+	int mask_err;
+};
+
+static int collect(pid_t pid, struct state *st)
+{
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	st->pid = pid;
+	err = capuns_task_caps(pid, &st->caps);
+	if (err)
+		return err;
+	if (!st->caps.has_userns)
+		st->userns_err = capuns_get(pid, &st->caps.userns);
+	/* Securebits of another task are not exported by the kernel. */
+	if (pid == 0 || pid == getpid()) {
+		st->strict_err = capuns_strict_get(&st->strict);
+		st->has_strict = st->strict_err == 0;
+	}
+	st->mask_err = capuns_mask_get(&st->mask);
+	st->has_mask = st->mask_err == 0;
+	return 0;
+}
+
+static int print_text(const struct state *st)
+{
+	const struct capuns_task_caps *c = &st->caps;
+	int err = 0;
+
+	printf("backend:     %s", capuns_backend_name());
+	if (capuns_backend_status())
+		printf(" (%s)", capuns_strerror(capuns_backend_status()));
+	printf("\n");
+	err = err ?: print_set_text("inheritable", "CapInh", c->inheritable);
+	err = err ?: print_set_text("permitted", "CapPrm", c->permitted);
+	err = err ?: print_set_text("effective", "CapEff", c->effective);
+	err = err ?: print_set_text("bounding", "CapBnd", c->bounding);
+	err = err ?: print_set_text("ambient", "CapAmb", c->ambient);
+	if (c->has_userns)
+		err = err ?: print_set_text("userns", "CapUNs", c->userns);
+	else
+		printf("%-12s %-8s unavailable: %s\n", "userns", "CapUNs",
+		       capuns_strerror(st->userns_err));
+	if (st->has_strict)
+		printf("%-12s strict=%s locked=%s\n", "securebits",
+		       st->strict & CAPUNS_SECBIT_STRICT ? "yes" : "no",
+		       st->strict & CAPUNS_SECBIT_STRICT_LOCKED ? "yes" : "no");
+	else if (st->pid == 0)
+		printf("%-12s unavailable: %s\n", "securebits",
+		       capuns_strerror(st->strict_err));
+	if (st->has_mask)
+		err = err ?: print_set_text("mask", "sysctl", st->mask);
+	else
+		printf("%-12s %-8s unavailable: %s\n", "mask", "sysctl",
+		       capuns_strerror(st->mask_err));
+	return err;
+}
+
+static int print_json(const struct state *st)
+{
+	const struct capuns_task_caps *c = &st->caps;
+	int err = 0;
+
+	printf("{\n  \"pid\": %d,\n  \"backend\": ", st->pid ? st->pid : getpid());
+	print_json_string(capuns_backend_name());
+	printf(",\n  \"backend_error\": ");
+	if (capuns_backend_status())
+		print_json_string(capuns_strerror(capuns_backend_status()));
+	else
+		printf("null");
+	printf(",\n  \"sets\": {\n");
+	err = err ?: print_set_json("inheritable", c->inheritable, true);
+	err = err ?: print_set_json("permitted", c->permitted, true);
+	err = err ?: print_set_json("effective", c->effective, true);
+	err = err ?: print_set_json("bounding", c->bounding, true);
+	err = err ?: print_set_json("ambient", c->ambient, c->has_userns);
+	if (c->has_userns)
+		err = err ?: print_set_json("userns", c->userns, false);
+	printf("  },\n  \"securebits\": ");
+	if (st->has_strict)
+		printf("{ \"strict\": %s, \"locked\": %s }",
+		       st->strict & CAPUNS_SECBIT_STRICT ? "true" : "false",
+		       st->strict & CAPUNS_SECBIT_STRICT_LOCKED ? "true" : "false");
+	else
+		printf("null");
+	printf(",\n  \"mask\": ");
+	if (st->has_mask) {
+		printf("{\n");
+		err = err ?: print_set_json("mask", st->mask, false);
+		printf("  }\n");
+	} else {
+		printf("null\n");
+	}
+	printf("}\n");
+	return err;
+}
+
+static int cmd_print(pid_t pid, bool json)
+{
+	struct state st;
+	int err = collect(pid, &st);
+
+	if (err) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "cannot read the sets of pid %d",
+			 pid ? pid : getpid());
+		return fail(what, err);
+	}
+	err = json ? print_json(&st) : print_text(&st);
+	if (err)
+		return fail("cannot print", err);
+	if (fflush(stdout) == EOF)
+		return fail("cannot write", -errno);
+	return EXIT_SUCCESS;
+}
+
+/* ---- Changing pU and running a command ---------------------------------- */
+
+enum action_kind { ACT_DROP, ACT_KEEP, ACT_RAISE, ACT_CLEAR, ACT_STRICT };
+
+struct action {
+	enum action_kind kind;
+	capuns_set_t set;
+	bool lock;
+};
+
+static int apply(const struct action *a)
+{
+	switch (a->kind) {
+	case ACT_DROP:
+		return capuns_lower_set(a->set);
+	case ACT_KEEP:
+		return capuns_set_exactly(a->set);
+	case ACT_RAISE:
+		return capuns_raise_set(a->set);
+	case ACT_CLEAR:
+		return capuns_clear();
+	case ACT_STRICT:
+		return capuns_strict_set(a->lock);
+	}
+	return -EINVAL;
+}
+
+static const char *action_name(const struct action *a)
+{
+	static const char *const names[] = {
+		[ACT_DROP] = "--drop", [ACT_KEEP] = "--keep", [ACT_RAISE] = "--raise",
+		[ACT_CLEAR] = "--clear", [ACT_STRICT] = "--strict",
+	};
+	return names[a->kind];
+}
+
+static int run_command(char **argv)
+{
+	execvp(argv[0], argv);
+	fprintf(stderr, "%s: cannot execute %s: %s\n", prog, argv[0], strerror(errno));
+	return errno == ENOENT ? EXIT_EXEC_NOTFOUND : EXIT_EXEC_FAILED;
+}
+
+static int cmd_main(int argc, char **argv)
+{
+	enum { OPT_PRINT = 256, OPT_PID, OPT_JSON, OPT_DROP, OPT_KEEP, OPT_RAISE,
+	       OPT_CLEAR, OPT_STRICT, OPT_VERSION };
+	static const struct option opts[] = {
+		{ "print", no_argument, NULL, OPT_PRINT },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "drop", required_argument, NULL, OPT_DROP },
+		{ "keep", required_argument, NULL, OPT_KEEP },
+		{ "raise", required_argument, NULL, OPT_RAISE },
+		{ "clear", no_argument, NULL, OPT_CLEAR },
+		{ "strict", optional_argument, NULL, OPT_STRICT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct action *acts = calloc((size_t)argc, sizeof(*acts));
+	size_t nacts = 0;
+	bool print = false, json = false;
+	long pid = 0;
+	int c, rc;
+
+	if (!acts)
+		return fail("cannot start", -ENOMEM);
+	/* '+': stop at "--" or the first operand, like capsh. */
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		struct action *a = &acts[nacts];
+
+		switch (c) {
+		case OPT_PRINT:
+			print = true;
+			break;
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_PID:
+			if (!parse_int(optarg, 1, INT_MAX, &pid)) {
+				free(acts);
+				return usage_error("--pid: '%s' is not a process ID", optarg);
+			}
+			break;
+		case OPT_DROP:
+		case OPT_KEEP:
+		case OPT_RAISE:
+			a->kind = c == OPT_DROP ? ACT_DROP : c == OPT_KEEP ? ACT_KEEP : ACT_RAISE;
+			if (!parse_caps(action_name(a), optarg, &a->set)) {
+				free(acts);
+				return usage_error(NULL);
+			}
+			nacts++;
+			break;
+		case OPT_CLEAR:
+			a->kind = ACT_CLEAR;
+			nacts++;
+			break;
+		case OPT_STRICT:
+			if (optarg && strcmp(optarg, "lock") != 0) {
+				free(acts);
+				return usage_error("--strict: '%s': expected --strict or --strict=lock",
+						   optarg);
+			}
+			a->kind = ACT_STRICT;
+			a->lock = optarg != NULL;
+			nacts++;
+			break;
+		case 'h':
+			free(acts);
+			usage(stdout);
+			return EXIT_SUCCESS;
+		case OPT_VERSION:
+			free(acts);
+			printf("capuns %s\n", CAPUNS_VERSION);
+			return EXIT_SUCCESS;
+		default:
+			free(acts);
+			return usage_error(NULL);
+		}
+	}
+	/* Operands only after "--", so that a typo is never run as a command. */
+	if (optind < argc && strcmp(argv[optind - 1], "--") != 0) {
+		free(acts);
+		return usage_error("unexpected argument '%s' (a command goes after --)",
+				   argv[optind]);
+	}
+	bool command = optind < argc;
+
+	if (pid && (nacts || command)) {
+		free(acts);
+		return usage_error("--pid only goes with --print: the sets of another "
+				   "process cannot be changed");
+	}
+	if ((print || json || pid) && command) {
+		free(acts);
+		return usage_error("--print, --json and --pid do not go with a command");
+	}
+	if (!command && optind == argc && strcmp(argv[optind - 1], "--") == 0) {
+		free(acts);
+		return usage_error("-- must be followed by a command");
+	}
+
+	for (size_t i = 0; i < nacts; i++) {
+		rc = apply(&acts[i]);
+		if (rc) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "%s failed", action_name(&acts[i]));
+			free(acts);
+			return fail(what, rc);
+		}
+	}
+	free(acts);
+	if (command)
+		return run_command(argv + optind);
+	return cmd_print((pid_t)pid, json);
+}
+
+/* ---- capuns mask -------------------------------------------------------- */
+
+static int cmd_mask(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "drop", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	capuns_set_t drop = capuns_set_empty(), mask;
+	bool json = false, dropping = false;
+	char *t;
+	int c, err;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (!parse_caps("--drop", optarg, &drop))
+				return usage_error(NULL);
+			dropping = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_SUCCESS;
+		default:
+			return usage_error(NULL);
+		}
+	}
+	if (optind < argc)
+		return usage_error("mask: unexpected argument '%s'", argv[optind]);
+	if (dropping) {
+		err = capuns_mask_drop(drop);
+		if (err) {
+			fprintf(stderr, "%s: cannot lower kernel.cap_userns_mask: %s%s\n", prog,
+				capuns_strerror(err),
+				err == -EPERM ? " (it needs root with CAP_SYS_CONTROL in the "
+						"initial user namespace)" : "");
+			return EXIT_FAILURE;
+		}
+	}
+	err = capuns_mask_get(&mask);
+	if (err)
+		return fail("cannot read kernel.cap_userns_mask", err);
+	if (json) {
+		printf("{\n");
+		err = print_set_json("mask", mask, false);
+		printf("}\n");
+	} else {
+		t = capuns_set_format(mask, 0);
+		if (!t)
+			return fail("cannot print", -ENOMEM);
+		printf("kernel.cap_userns_mask: 0x%016" PRIx64 " %s\n", mask.bits, t);
+		free(t);
+	}
+	return err ? fail("cannot print", err) : EXIT_SUCCESS;
+}
+
+/* ---- capuns check ------------------------------------------------------- */
+
+static const char *yes(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+/*
+ * Report on CAP at this depth, then create a user namespace in a child
+ * and recurse.  Returns the exit status of the whole chain from here.
+ */
+static int check_level(int cap, const char *name, int depth, int max)
+{
+	struct capuns_task_caps c;
+	int err, status, rc = EXIT_SUCCESS;
+	pid_t child;
+
+	err = capuns_task_caps(0, &c);
+	if (err)
+		return fail("cannot read capability sets", err);
+	printf("depth %d: %s effective=%s bounding=%s userns=%s\n", depth, name,
+	       yes(capuns_set_has(c.effective, cap)), yes(capuns_set_has(c.bounding, cap)),
+	       c.has_userns ? yes(capuns_set_has(c.userns, cap)) : "unknown");
+	if (depth > 0 && !capuns_set_has(c.effective, cap))
+		rc = EXIT_CHECK_MISSING;
+	if (depth == max)
+		return rc;
+	if (fflush(stdout) == EOF)
+		return fail("cannot write", -errno);
+
+	child = fork();
+	if (child < 0)
+		return fail("cannot fork", -errno);
+	if (child == 0) {
+		if (unshare(CLONE_NEWUSER) < 0) {
+			fprintf(stderr, "%s: depth %d: cannot create a user namespace: %s\n",
+				prog, depth + 1, strerror(errno));
+			fflush(stdout);
+			_exit(EXIT_FAILURE);
+		}
+		int r = check_level(cap, name, depth + 1, max);
+
+		fflush(stdout);
+		_exit(r);
+	}
+	while (waitpid(child, &status, 0) < 0)
+		if (errno != EINTR)
+			return fail("cannot wait", -errno);
+	if (!WIFEXITED(status))
+		return EXIT_FAILURE;
+	/* An error below wins over "missing"; "missing" over success. */
+	if (WEXITSTATUS(status) == EXIT_FAILURE || rc == EXIT_SUCCESS)
+		rc = WEXITSTATUS(status);
+	return rc;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "depth", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long depth = CHECK_DEPTH_DEFAULT;
+	char name[64];
+	int c, cap, rc;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (!parse_int(optarg, 1, CHECK_DEPTH_MAX, &depth))
+				return usage_error("check: --depth: '%s' is not in 1..%d",
+						   optarg, CHECK_DEPTH_MAX);
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_SUCCESS;
+		default:
+			return usage_error(NULL);
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error("check: expected exactly one capability");
+	cap = capuns_cap_from_name(argv[optind]);
+	if (cap < 0 || cap > capuns_cap_last())
+		return usage_error("check: '%s': %s", argv[optind],
+				   capuns_strerror(cap < 0 ? cap : CAPUNS_EBADCAP));
+	if (capuns_cap_to_name(cap, name, sizeof(name)) < 0)
+		return fail("cannot name capability", CAPUNS_EBADCAP);
+
+	printf("backend: %s\n", capuns_backend_name());
+	rc = check_level(cap, name, 0, (int)depth);
+	if (rc == EXIT_SUCCESS)
+		printf("%s is available in user namespaces down to depth %ld\n", name, depth);
+	else if (rc == EXIT_CHECK_MISSING)
+		printf("%s is NOT available at some depth (see above)\n", name);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 0 && argv[0] && *argv[0]) {
+		const char *slash = strrchr(argv[0], '/');
+
+		prog = slash ? slash + 1 : argv[0];
+	}
+	if (argc > 1 && strcmp(argv[1], "mask") == 0)
+		return cmd_mask(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "check") == 0)
+		return cmd_check(argc - 1, argv + 1);
+	return cmd_main(argc, argv);
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Host unit test of capuns(1) argument handling (TAP).  Needs no capuns
+# kernel: usage errors must exit 2 before anything happens, and with the
+# "none" backend every change must fail (exit 1) without running the
+# command.  Uses the sanitizer build of the CLI.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+capuns=$root/build/san/capuns
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
+if [ ! -x "$capuns" ]; then
+	not_ok "capuns binary $capuns exists (run make)"
+	echo "1..$n"; exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect_rc NAME WANT_RC ARGS...: run capuns, check exit status and that
+# the marker command it was given (if any) did not run.
+expect_rc() {
+	local name=$1 want=$2; shift 2
+	rm -f "$tmp/ran"
+	"$capuns" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" = "$want" ]; then ok "$name"; else
+		not_ok "$name (exit $rc, want $want)"; sed 's/^/#   /' "$tmp/err"; fi
+}
+expect_not_ran() {
+	if [ -e "$tmp/ran" ]; then not_ok "$1: command did not run"; else ok "$1: command did not run"; fi
+}
+expect_err() {
+	if grep -q -- "$2" "$tmp/err"; then ok "$1"; else
+		not_ok "$1 (stderr lacks '$2')"; sed 's/^/#   /' "$tmp/err"; fi
+}
+expect_out() {
+	if grep -q -- "$2" "$tmp/out"; then ok "$1"; else
+		not_ok "$1 (stdout lacks '$2')"; sed 's/^/#   /' "$tmp/out"; fi
+}
+marker=(-- /usr/bin/touch "$tmp/ran")
+
+# Usage errors: exit 2, nothing run, whatever the backend.
+for b in kernel none; do
+	export CAPUNS_BACKEND=$b
+	expect_rc "[$b] unknown cap name is a usage error" 2 --drop=cap_bogus "${marker[@]}"
+	expect_not_ran "[$b] unknown cap name"
+	expect_err "[$b] unknown cap is named in the message" "'cap_bogus'"
+	expect_rc "[$b] second bad list after a good one" 2 --drop=cap_chown --keep=cap_chown,,cap_kill "${marker[@]}"
+	expect_not_ran "[$b] bad second list"
+	expect_rc "[$b] unknown option" 2 --frobnicate "${marker[@]}"
+	expect_not_ran "[$b] unknown option"
+	expect_rc "[$b] --strict=bogus" 2 --strict=bogus "${marker[@]}"
+	expect_not_ran "[$b] --strict=bogus"
+	expect_rc "[$b] --drop without argument" 2 --drop
+	expect_rc "[$b] command without --" 2 --drop=cap_chown /usr/bin/touch "$tmp/ran"
+	expect_not_ran "[$b] command without --"
+	expect_rc "[$b] -- without command" 2 --drop=cap_chown --
+	expect_rc "[$b] --pid with a change" 2 --pid=1 --drop=cap_chown
+	expect_rc "[$b] --pid not a number" 2 --pid=12x
+	expect_rc "[$b] --pid zero" 2 --pid=0
+	expect_rc "[$b] --print with a command" 2 --print "${marker[@]}"
+	expect_not_ran "[$b] --print with a command"
+	expect_rc "[$b] mask: bad cap" 2 mask --drop=cap_nope
+	expect_rc "[$b] mask: stray argument" 2 mask extra
+	expect_rc "[$b] check: no cap" 2 check
+	expect_rc "[$b] check: unknown cap" 2 check cap_nope
+	expect_rc "[$b] check: depth 0" 2 check cap_chown --depth=0
+	expect_rc "[$b] check: depth 33" 2 check cap_chown --depth=33
+	expect_rc "[$b] check: depth junk" 2 check cap_chown --depth=3x
+	expect_rc "[$b] check: two caps" 2 check cap_chown cap_kill
+done
+
+# The none backend: changes fail with exit 1 and a message saying why.
+export CAPUNS_BACKEND=none
+for opt in --drop=cap_net_admin --keep=cap_chown --raise=cap_chown --clear --strict --strict=lock; do
+	expect_rc "[none] $opt fails" 1 "$opt" "${marker[@]}"
+	expect_not_ran "[none] $opt"
+	expect_err "[none] $opt says there is no backend" "no capuns backend"
+done
+expect_rc "[none] mask --drop fails" 1 mask --drop=cap_sys_rawio
+expect_err "[none] mask --drop says why" "no capuns backend"
+expect_rc "[none] mask read fails" 1 mask
+
+# Printing works without a backend and says so.
+expect_rc "[none] print" 0 --print
+expect_out "[none] print names the backend" "^backend: *none"
+expect_out "[none] print shows CapBnd in hex" "^bounding  *CapBnd  *[0-9a-f]\{16\}"
+expect_out "[none] print says pU is unavailable" "^userns .*unavailable: no capuns backend"
+expect_rc "[none] default action is print" 0
+expect_out "[none] default prints the effective set" "^effective"
+expect_rc "[none] --json" 0 --json
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["backend"]=="none"; assert d["mask"] is None; assert "bounding" in d["sets"]; assert "userns" not in d["sets"]' "$tmp/out" 2>"$tmp/err"; then
+	ok "[none] --json is valid JSON with the expected keys"
+else
+	not_ok "[none] --json is valid JSON with the expected keys"; sed 's/^/#   /' "$tmp/err" "$tmp/out"
+fi
+expect_rc "[none] --pid=self's pid" 0 --pid=$$
+expect_out "[none] --pid prints sets" "^permitted"
+expect_rc "[none] --pid of no process" 1 --pid=2147483647
+expect_err "[none] --pid of no process says so" "No such process"
+expect_rc "--help" 0 --help
+expect_out "--help shows usage" "^Usage: capuns"
+expect_rc "--version" 0 --version
+unset CAPUNS_BACKEND
+
+echo "1..$n"
+[ "$failed" = 0 ]
