@@ -1,6 +1,6 @@
 # capuns(1): the command-line tool, linked with libcapuns statically.
 
-CAPUNS_VERSION := 0.1
+CAPUNS_VERSION ?= 0.1
 CLI_CFLAGS = $(CFLAGS) $(WARN) -DCAPUNS_VERSION='"$(CAPUNS_VERSION)"'
 
 BINS += $(B)/capuns

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * capuns.conf: one rule per line,
+ *
+ *     CAPS  WHO...
+ *
+ * CAPS is a capability list in the grammar of capuns_set_parse() and names
+ * the userns capabilities the login keeps; WHO is a user name, @group or *.
+ * '#' starts a comment.  The first line whose WHO matches wins.  Any error
+ * anywhere in the file fails the whole file: a policy file that is only
+ * partly understood must not be half applied.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conf.h"
+
+static int conf_error(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int conf_error(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* Is user a member of group gid (primary or supplementary)? */
+static int user_in_group(const char *user, const struct group *gr, bool *in)
+{
+	struct passwd pw, *pwp = NULL;
+	char buf[4096];
+	gid_t *groups;
+	int n = 64, r;
+
+	*in = false;
+	r = getpwnam_r(user, &pw, buf, sizeof(buf), &pwp);
+	if (r)
+		return -r;
+	if (!pwp)
+		return 0; /* unknown user: in no group */
+	for (;;) {
+		int want = n;
+
+		groups = calloc((size_t)n, sizeof(*groups));
+		if (!groups)
+			return -ENOMEM;
+		if (getgrouplist(user, pw.pw_gid, groups, &want) >= 0) {
+			for (int i = 0; i < want; i++)
+				if (groups[i] == gr->gr_gid)
+					*in = true;
+			free(groups);
+			return 0;
+		}
+		free(groups);
+		if (want <= n || want > 65536)
+			return -EIO;
+		n = want;
+	}
+}
+
+/* Does one WHO token match user?  Unknown groups are errors. */
+static int who_matches(const char *who, const char *user, bool *match,
+		       int lineno, char *err, size_t errlen)
+{
+	struct group gr, *grp = NULL;
+	char buf[16384];
+	int r;
+
+	*match = false;
+	if (strcmp(who, "*") == 0) {
+		*match = true;
+		return 0;
+	}
+	if (who[0] != '@') {
+		*match = strcmp(who, user) == 0;
+		return 0;
+	}
+	if (!who[1])
+		return conf_error(err, errlen, "line %d: '@' without a group name", lineno);
+	r = getgrnam_r(who + 1, &gr, buf, sizeof(buf), &grp);
+	if (r)
+		return conf_error(err, errlen, "line %d: cannot look up group '%s': %s",
+				  lineno, who + 1, strerror(r));
+	/* A misspelt group would silently exempt its members: refuse it. */
+	if (!grp)
+		return conf_error(err, errlen, "line %d: unknown group '%s'", lineno, who + 1);
+	r = user_in_group(user, grp, match);
+	if (r)
+		return conf_error(err, errlen, "line %d: cannot list the groups of '%s': %s",
+				  lineno, user, strerror(-r));
+	return 0;
+}
+
+/* One line (NUL-terminated, comment already cut). */
+static int parse_line(char *line, int lineno, const char *user,
+		      struct capuns_conf_match *m, char *err, size_t errlen)
+{
+	const char *sep = " \t\r\v\f";
+	char *save = NULL, *caps, *who;
+	const char *pos = NULL;
+	capuns_set_t keep;
+	bool any = false, match, hit = false;
+	int r;
+
+	caps = strtok_r(line, sep, &save);
+	if (!caps)
+		return 0; /* blank */
+	r = capuns_set_parse(caps, &keep, &pos);
+	if (r)
+		return conf_error(err, errlen, "line %d: '%s': %s", lineno, caps,
+				  capuns_strerror(r));
+	while ((who = strtok_r(NULL, sep, &save))) {
+		any = true;
+		r = who_matches(who, user, &match, lineno, err, errlen);
+		if (r)
+			return r;
+		hit |= match;
+	}
+	if (!any)
+		return conf_error(err, errlen,
+				  "line %d: '%s' names no user, @group or *", lineno, caps);
+	if (hit && !m->matched) {
+		m->matched = true;
+		m->line = lineno;
+		m->keep = keep;
+	}
+	return 0;
+}
+
+int capuns_conf_parse(const char *text, const char *user,
+		      struct capuns_conf_match *m, char *err, size_t errlen)
+{
+	struct capuns_conf_match res = { 0 };
+	char line[CAPUNS_CONF_LINE_MAX + 1];
+	const char *p = text, *nl;
+	int lineno = 0, r;
+
+	if (!text || !user || !*user || !m)
+		return conf_error(err, errlen, "no text or no user");
+	while (*p) {
+		size_t n;
+		char *hash;
+
+		lineno++;
+		nl = strchr(p, '\n');
+		n = nl ? (size_t)(nl - p) : strlen(p);
+		if (n > CAPUNS_CONF_LINE_MAX)
+			return conf_error(err, errlen, "line %d: longer than %d bytes",
+					  lineno, CAPUNS_CONF_LINE_MAX);
+		memcpy(line, p, n);
+		line[n] = '\0';
+		if (memchr(line, '\0', n))
+			return conf_error(err, errlen, "line %d: NUL byte", lineno);
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		r = parse_line(line, lineno, user, &res, err, errlen);
+		if (r)
+			return r;
+		p = nl ? nl + 1 : p + n;
+	}
+	*m = res;
+	return 0;
+}
+
+int capuns_conf_load(const char *path, const char *user,
+		     struct capuns_conf_match *m, char *err, size_t errlen)
+{
+	size_t size = 0, len = 0;
+	struct stat st;
+	char *text = NULL;
+	ssize_t n;
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+	if (fd < 0) {
+		r = -errno;
+		conf_error(err, errlen, "cannot open %s: %s", path, strerror(-r));
+		return r;
+	}
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		conf_error(err, errlen, "cannot stat %s: %s", path, strerror(-r));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		r = conf_error(err, errlen, "%s is not a regular file", path);
+		goto out;
+	}
+	/* Whoever can write the policy decides it: only root (or the caller). */
+	if ((st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & 022)) {
+		conf_error(err, errlen, "%s must be owned by root and not writable "
+			   "by group or others", path);
+		r = -EPERM;
+		goto out;
+	}
+	if (st.st_size > 1 << 20) {
+		r = conf_error(err, errlen, "%s is larger than 1 MiB", path);
+		goto out;
+	}
+	size = (size_t)st.st_size + 1;
+	text = malloc(size);
+	if (!text) {
+		r = -ENOMEM;
+		goto out;
+	}
+	while (len + 1 < size && (n = read(fd, text + len, size - 1 - len)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			conf_error(err, errlen, "cannot read %s: %s", path, strerror(-r));
+			goto out;
+		}
+		len += (size_t)n;
+	}
+	text[len] = '\0';
+	/* A file that grew while read would be cut mid-line: refuse it. */
+	{
+		char extra;
+
+		if (read(fd, &extra, 1) != 0) {
+			r = conf_error(err, errlen, "%s changed while being read", path);
+			goto out;
+		}
+	}
+	if (strlen(text) != len) {
+		r = conf_error(err, errlen, "%s contains a NUL byte", path);
+		goto out;
+	}
+	r = capuns_conf_parse(text, user, m, err, errlen);
+out:
+	free(text);
+	close(fd);
+	return r;
+}

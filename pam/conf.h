@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Parser of /etc/security/capuns.conf (syntax in pam_capuns(8)).
+ */
+#ifndef CAPUNS_PAM_CONF_H
+#define CAPUNS_PAM_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "capuns.h"
+
+#define CAPUNS_CONF_DEFAULT "/etc/security/capuns.conf"
+#define CAPUNS_CONF_LINE_MAX 4096
+
+struct capuns_conf_match {
+	bool matched;
+	int line;          /* number of the matching line */
+	capuns_set_t keep; /* pU of the login is intersected with this */
+};
+
+/*
+ * Parse the whole text (every line is checked, not only up to the match)
+ * and find the first line whose users match user.  Returns 0, or -EINVAL
+ * (syntax, unknown capability or unknown @group) with a message naming the
+ * line in err.  -ENOMEM.
+ */
+int capuns_conf_parse(const char *text, const char *user,
+		      struct capuns_conf_match *m, char *err, size_t errlen);
+
+/*
+ * Read path (a regular file owned by root, or by the caller, and not
+ * writable by group or others: else -EPERM) and parse it as above.
+ */
+int capuns_conf_load(const char *path, const char *user,
+		     struct capuns_conf_match *m, char *err, size_t errlen);
+
+#endif

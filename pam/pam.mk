@@ -1,0 +1,39 @@
+# pam_capuns.so: the PAM module, with libcapuns linked in statically, and
+# its man page pam_capuns(8).
+
+PAM_SECURITY_DIR := lib/x86_64-linux-gnu/security
+PAM_CFLAGS = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -Ipam
+
+BINS += $(B)/pam_capuns.so
+GUEST_FILES += $(B)/guest/$(PAM_SECURITY_DIR)/pam_capuns.so
+
+PAM_CAPUNS_SRCS := pam/pam_capuns.c pam/conf.c
+PAM_CAPUNS_HDRS := pam/conf.h include/capuns.h include/capuns-abi.h pam/pam_capuns.map
+
+$(B)/pam_capuns.so: $(PAM_CAPUNS_SRCS) $(PAM_CAPUNS_HDRS) $(B)/libcapuns.a
+	$(CC) $(CPPFLAGS) $(PAM_CFLAGS) -shared -Wl,-z,defs -Wl,--version-script=pam/pam_capuns.map -o $@ $(PAM_CAPUNS_SRCS) \
+		$(B)/libcapuns.a $(LIBCAPUNS_LDLIBS) -lpam
+
+$(B)/san/pam_capuns.so: $(PAM_CAPUNS_SRCS) $(PAM_CAPUNS_HDRS) $(B)/san/libcapuns.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PAM_CFLAGS) $(SAN) -shared -Wl,--version-script=pam/pam_capuns.map -o $@ $(PAM_CAPUNS_SRCS) \
+		$(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS) -lpam
+
+$(B)/guest/$(PAM_SECURITY_DIR)/pam_capuns.so: $(B)/pam_capuns.so
+	@mkdir -p $(@D)
+	install -m 0644 $< $@
+
+# Host unit tests: the config parser, and the module driven through libpam.
+UNIT_TESTS += $(B)/tests/unit/pam-conf $(B)/tests/unit/pam-module
+
+$(B)/tests/unit/pam-conf: tests/unit/pam-conf.c pam/conf.c $(PAM_CAPUNS_HDRS) \
+			  tests/unit/lib-tap.h $(B)/san/libcapuns.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -Ipam -o $@ $< pam/conf.c \
+		$(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)
+
+$(B)/tests/unit/pam-module: tests/unit/pam-module.c tests/unit/lib-tap.h \
+			    $(B)/san/pam_capuns.so
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -DPAM_CAPUNS_SO='"$(abspath $(B)/san/pam_capuns.so)"' \
+		-o $@ $< -lpam

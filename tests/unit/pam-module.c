@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Host unit test of pam_capuns.so driven through libpam, with a private
+ * PAM configuration directory (pam_start_confdir).  The library backend is
+ * forced to "none" (CAPUNS_BACKEND): no kernel support is assumed, so a
+ * rule that matches must FAIL the session (fail closed) unless
+ * onerr=succeed, and malformed configurations must fail too.  The guest
+ * tests check the real lowering on the patched kernel.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <security/pam_appl.h>
+
+#include "lib-tap.h"
+
+static char dir[] = "/tmp/capuns-pam-module.XXXXXX";
+
+static int conv(int n, const struct pam_message **msg, struct pam_response **resp,
+		void *data)
+{
+	(void)n;
+	(void)msg;
+	(void)resp;
+	(void)data;
+	return PAM_CONV_ERR;
+}
+
+static void write_file(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) == EOF || fclose(f) != 0) {
+		printf("Bail out! cannot write %s\n", path);
+		exit(1);
+	}
+	chmod(path, 0644);
+}
+
+/* Write service "svc" with one line for our module, then pam_permit. */
+static void service(const char *type, const char *args)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text),
+		 "%s required %s %s\n"
+		 "%s required pam_permit.so\n",
+		 type, PAM_CAPUNS_SO, args, type);
+	write_file("svc", text);
+}
+
+/* Run one PAM call for user; returns its PAM code. */
+static int run(const char *what, const char *user)
+{
+	struct pam_conv c = { conv, NULL };
+	pam_handle_t *pamh = NULL;
+	int r;
+
+	r = pam_start_confdir("svc", user, &c, dir, &pamh);
+	if (r != PAM_SUCCESS)
+		return -1000 - r;
+	if (strcmp(what, "session") == 0)
+		r = pam_open_session(pamh, 0);
+	else if (strcmp(what, "setcred") == 0)
+		r = pam_setcred(pamh, PAM_ESTABLISH_CRED);
+	else if (strcmp(what, "delcred") == 0)
+		r = pam_setcred(pamh, PAM_DELETE_CRED);
+	else
+		r = pam_authenticate(pamh, 0);
+	pam_end(pamh, r);
+	return r;
+}
+
+static void expect(const char *type, const char *args, const char *what,
+		   const char *user, int want, const char *desc)
+{
+	int r;
+
+	service(type, args);
+	r = run(what, user);
+	TAP_OK(r == want, "%s", desc);
+	if (r != want)
+		printf("#   got %d, want %d (%s)\n", r, want, r >= 0 ? pam_strerror(NULL, r) : "start");
+}
+
+int main(void)
+{
+	char good[320], bad[320], none[320], args[1024];
+
+	if (!mkdtemp(dir)) {
+		printf("Bail out! mkdtemp\n");
+		return 1;
+	}
+	setenv("CAPUNS_BACKEND", "none", 1);
+	snprintf(good, sizeof(good), "conf=%s/good.conf", dir);
+	snprintf(bad, sizeof(bad), "conf=%s/bad.conf", dir);
+	snprintf(none, sizeof(none), "conf=%s/missing.conf", dir);
+	write_file("good.conf", "!cap_net_admin  alice\n");
+	write_file("bad.conf", "!cap_net_admin  alice\n!cap_bogus *\n");
+
+	expect("session", good, "session", "bob", PAM_SUCCESS,
+	       "no matching line: module ignored, session opens");
+	expect("session", good, "session", "alice", PAM_SESSION_ERR,
+	       "matching line without a backend fails the session (fail closed)");
+	snprintf(args, sizeof(args), "%s onerr=succeed", good);
+	expect("session", args, "session", "alice", PAM_SUCCESS,
+	       "onerr=succeed lets it through (logged)");
+	expect("session", bad, "session", "bob", PAM_SESSION_ERR,
+	       "malformed config fails the session even for an unlisted user");
+	snprintf(args, sizeof(args), "%s onerr=succeed", bad);
+	expect("session", args, "session", "bob", PAM_SUCCESS,
+	       "malformed config with onerr=succeed opens the session");
+	snprintf(args, sizeof(args), "%s onerr=fail", bad);
+	expect("session", args, "session", "bob", PAM_SESSION_ERR, "explicit onerr=fail");
+	expect("session", none, "session", "bob", PAM_SESSION_ERR, "missing config fails");
+	snprintf(args, sizeof(args), "%s strictt", good);
+	expect("session", args, "session", "bob", PAM_SESSION_ERR,
+	       "unknown module argument fails");
+	snprintf(args, sizeof(args), "%s onerr=maybe", good);
+	expect("session", args, "session", "bob", PAM_SESSION_ERR, "bad onerr value fails");
+	snprintf(args, sizeof(args), "%s strict", good);
+	expect("session", args, "session", "bob", PAM_SESSION_ERR,
+	       "strict without a backend fails even with no matching line");
+	snprintf(args, sizeof(args), "%s debug", good);
+	expect("session", args, "session", "bob", PAM_SUCCESS, "debug is accepted");
+
+	expect("auth", good, "auth", "alice", PAM_SUCCESS,
+	       "authenticate is ignored (work is in setcred)");
+	expect("auth", good, "setcred", "alice", PAM_CRED_ERR,
+	       "setcred with a matching line fails without a backend");
+	expect("auth", good, "setcred", "bob", PAM_SUCCESS, "setcred without match");
+	expect("auth", bad, "setcred", "bob", PAM_CRED_ERR, "setcred, malformed config");
+	expect("auth", bad, "delcred", "alice", PAM_SUCCESS, "delete credentials is a no-op");
+
+	/* Default configuration path is used without conf=. */
+	service("session", "");
+	{
+		struct stat st;
+
+		if (stat("/etc/security/capuns.conf", &st) == 0)
+			printf("ok %d - default config path # SKIP "
+			       "/etc/security/capuns.conf exists on this host\n", ++tap_n);
+		else
+			TAP_EQ_INT(run("session", "nosuchuser-capuns"), PAM_SESSION_ERR,
+				   "default config /etc/security/capuns.conf is read (absent: fails)");
+	}
+
+	char path[256];
+
+	for (const char *f = "svc\0good.conf\0bad.conf\0"; *f; f += strlen(f) + 1) {
+		snprintf(path, sizeof(path), "%s/%s", dir, f);
+		unlink(path);
+	}
+	rmdir(dir);
+	return tap_done();
+}
