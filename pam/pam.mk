@@ -1,7 +1,8 @@
 # pam_capuns.so: the PAM module, with libcapuns linked in statically, and
 # its man page pam_capuns(8).
 
-PAM_SECURITY_DIR := lib/x86_64-linux-gnu/security
+# The guest root is merged-/usr (/lib is a symlink), so install under usr/.
+PAM_SECURITY_DIR := usr/lib/x86_64-linux-gnu/security
 PAM_CFLAGS = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -Ipam
 
 BINS += $(B)/pam_capuns.so
@@ -37,3 +38,10 @@ $(B)/tests/unit/pam-module: tests/unit/pam-module.c tests/unit/lib-tap.h \
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -DPAM_CAPUNS_SO='"$(abspath $(B)/san/pam_capuns.so)"' \
 		-o $@ $< -lpam
+
+# Guest: a minimal login that opens a session and runs a command in it.
+GUEST_FILES += $(B)/guest/capuns/bin/capuns-pam-session
+
+$(B)/guest/capuns/bin/capuns-pam-session: tests/guest/userspace-pamsession.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -lpam

@@ -1,0 +1,129 @@
+#!/bin/sh
+# capuns(1) in the guest, as root and as alice, chained with real tools.
+# patched: drops must hold through unshare and bwrap nesting; unpatched:
+# every change must fail (no backend) without running the command.
+. /capuns/tests/tap.sh
+cd /tmp || exit 1
+
+run() { out=$("$@" 2>&1); rc=$?; }
+# expect_rc NAME WANT CMD...
+expect_rc() {
+	name=$1 want=$2; shift 2
+	run "$@"
+	if [ "$rc" = "$want" ]; then ok "$name"; else
+		not_ok "$name (exit $rc, want $want)"; printf '%s\n' "$out" | sed 's/^/#   /'; fi
+}
+bit_set() { [ $(( (0x$1 >> $2) & 1 )) = 1 ]; }
+# in_bindroot CMD...: run CMD in a mount namespace whose root is a bind
+# mount of /, moved onto / as switch_root does.  bwrap calls pivot_root(2),
+# which refuses the initramfs as root, and a chroot(2) cannot create user
+# namespaces, so neither the plain root nor a chroot will do.
+in_bindroot() {
+	/usr/bin/unshare -m /bin/sh -c 'mkdir -p /run/bindroot &&
+		/bin/mount -o rbind / /run/bindroot && cd /run/bindroot &&
+		/bin/mount -o move . / && exec /usr/sbin/chroot . "$@"' sh "$@"
+}
+alice() { /usr/bin/setpriv --reuid=1000 --regid=1000 --init-groups --reset-env -- "$@"; }
+bwrap_nest='/usr/bin/bwrap --unshare-user --uid 0 --gid 0 --bind / / /bin/sh -c'
+
+dummy_add='/usr/sbin/ip link add d0 type dummy'
+inner='/usr/bin/unshare -r /bin/sh -c "grep ^CapEff: /proc/self/status; /usr/bin/unshare -rm /bin/mount -t tmpfs none /tmp && echo MOUNTED"'
+
+if [ "$CAPUNS_TARGET" = unpatched ]; then
+	run capuns
+	expect_match "unpatched: print says backend none" "$out" '^backend: +none \(no capuns backend'
+	rm -f ran
+	expect_rc "unpatched: --drop fails with exit 1" 1 capuns --drop=cap_net_admin -- /bin/touch ran
+	expect_match "unpatched: says why" "$out" "no capuns backend"
+	check_fails "unpatched: command did not run" test -e ran
+	expect_rc "unpatched: usage errors still exit 2" 2 capuns --drop=cap_nope -- /bin/true
+	expect_rc "unpatched: as alice, --drop fails too" 1 as_user capuns --drop=cap_net_admin -- /bin/true
+	expect_rc "unpatched: mask read fails" 1 capuns mask
+	# The tools the patched run relies on work in this guest.
+	expect_rc "unpatched: unshare -rn ip link add works" 0 /usr/bin/unshare -rn $dummy_add
+	run in_bindroot $bwrap_nest "$inner"
+	expect_match "unpatched: bwrap + unshare can mount three levels down" "$out" MOUNTED
+	done_testing
+fi
+
+# --- printing -------------------------------------------------------------
+run capuns
+expect_match "print: backend kernel" "$out" '^backend: +kernel$'
+expect_match "print: userns line with hex and names" "$out" '^userns +CapUNs +000003ffffffffff +all$'
+expect_match "print: mask line" "$out" '^mask +sysctl +[0-9a-f]{16} '
+expect_match "print: securebits line" "$out" '^securebits +strict=no locked=no$'
+run capuns --json
+expect_match "json: userns hex" "$out" '"userns": \{ "hex": "0x000003ffffffffff"'
+expect_match "json: cap_sys_control named" "$out" '"cap_sys_control"'
+run capuns --pid=1
+expect_match "--pid=1 prints pid 1's pU" "$out" '^userns +CapUNs +000003ffffffffff'
+run capuns --drop=cap_net_admin
+expect_match "--drop without command prints the result" "$out" '^userns +CapUNs +000003ffffffefff +all,-cap_net_admin$'
+
+# --- the acceptance chain: unshare -rn ip link add ------------------------
+expect_rc "root: unshare -rn ip link add works without capuns" 0 /usr/bin/unshare -rn $dummy_add
+expect_rc "root: with capuns --drop=cap_net_admin it fails" 2 \
+	capuns --drop=cap_net_admin -- /usr/bin/unshare -rn $dummy_add
+expect_match "root: ...with EPERM" "$out" "Operation not permitted"
+expect_rc "alice: unshare -rn ip link add works without capuns" 0 as_user /usr/bin/unshare -rn $dummy_add
+expect_rc "alice: with capuns --drop=cap_net_admin it fails" 2 \
+	as_user capuns --drop=cap_net_admin -- /usr/bin/unshare -rn $dummy_add
+expect_match "alice: ...with EPERM" "$out" "Operation not permitted"
+
+# --- nesting through bwrap -----------------------------------------------
+for who in root alice; do
+	if [ $who = alice ]; then pre=alice; else pre=; fi
+	run in_bindroot $pre $bwrap_nest "$inner"
+	expect_match "$who: bwrap + unshare without capuns can mount" "$out" MOUNTED
+	run in_bindroot $pre /usr/local/bin/capuns --drop=cap_sys_admin -- $bwrap_nest "$inner"
+	eff=$(printf '%s\n' "$out" | awk '$1 == "CapEff:" { print $2 }')
+	if [ -n "$eff" ] && ! bit_set "$eff" 21 && bit_set "$eff" 12; then
+		ok "$who: two namespaces down, CapEff $eff lacks cap_sys_admin"
+	else
+		not_ok "$who: two namespaces down, CapEff '$eff' lacks cap_sys_admin"
+		printf '%s\n' "$out" | sed 's/^/#   /'
+	fi
+	case $out in *MOUNTED*) not_ok "$who: three namespaces down, mount still refused" ;;
+	*) ok "$who: three namespaces down, mount still refused" ;; esac
+done
+
+# --- keep, raise, clear, strict ------------------------------------------
+run as_user capuns --keep=cap_chown,cap_kill -- /bin/grep CapUNs /proc/self/status
+expect_match "alice: --keep sets pU exactly" "$out" 'CapUNs:[[:space:]]+0000000000000021$'
+expect_rc "alice: cannot regain a dropped cap" 1 \
+	as_user capuns --drop=cap_net_admin -- capuns --raise=cap_net_admin -- /bin/true
+expect_match "alice: raise says EPERM" "$out" "--raise failed: Operation not permitted"
+expect_rc "alice: --keep=all after a drop is refused" 1 \
+	as_user capuns --drop=cap_net_admin -- capuns --keep=all -- /bin/true
+expect_rc "root: may raise back (CAP_SETPCAP)" 0 \
+	capuns --drop=cap_net_admin -- capuns --raise=cap_net_admin -- /bin/true
+run capuns --clear -- /usr/bin/unshare -r /bin/grep CapEff /proc/self/status
+expect_match "--clear: a namespace gets nothing" "$out" 'CapEff:[[:space:]]+0000000000000000$'
+expect_rc "alice: --strict needs CAP_SETPCAP" 1 as_user capuns --strict -- /bin/true
+run capuns --strict=lock
+expect_match "root: --strict=lock shows locked" "$out" 'strict=yes locked=yes'
+run /usr/sbin/capsh --drop=cap_net_admin -- -c 'capuns --strict -- /usr/bin/unshare -r /bin/grep CapEff /proc/self/status'
+eff=$(printf '%s\n' "$out" | awk '$1 == "CapEff:" { print $2 }')
+if [ -n "$eff" ] && ! bit_set "$eff" 12; then ok "--strict: bounding drop reaches the namespace"
+else not_ok "--strict: bounding drop reaches the namespace (CapEff '$eff')"; fi
+
+# --- check -------------------------------------------------------------
+expect_rc "check: cap_net_admin available at depth 3" 0 capuns check cap_net_admin
+expect_match "check: reports depth 3" "$out" '^depth 3: cap_net_admin effective=yes'
+expect_rc "check: after a drop, exit 3" 3 capuns --drop=cap_net_admin -- capuns check cap_net_admin --depth=2
+expect_match "check: depth 1 lacks it" "$out" '^depth 1: cap_net_admin effective=no bounding=no userns=no'
+expect_rc "alice: check works unprivileged" 0 as_user capuns check cap_sys_admin --depth=32
+
+# --- usage errors and exit codes ----------------------------------------
+rm -f ran
+expect_rc "unknown cap: exit 2" 2 capuns --drop=cap_net_admni -- /bin/touch ran
+check_fails "unknown cap: command not run" test -e ran
+expect_rc "command not found: 127" 127 capuns --drop=cap_chown -- /nonexistent
+expect_rc "command exit status passes through" 7 capuns --drop=cap_chown -- /bin/sh -c 'exit 7'
+
+# --- mask ----------------------------------------------------------------
+run capuns mask
+expect_match "mask: prints the sysctl" "$out" '^kernel.cap_userns_mask: 0x[0-9a-f]{16} '
+expect_rc "alice: mask --drop is refused" 1 as_user capuns mask --drop=cap_sys_rawio
+expect_match "alice: says CAP_SYS_CONTROL is needed" "$out" "CAP_SYS_CONTROL"
+done_testing
