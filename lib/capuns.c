@@ -26,8 +26,12 @@ static bool try_backend(const struct capuns_backend *b)
 
 	if (err == 0)
 		return true;
-	/* Keep the kernel's reason, unless it only says "not here". */
-	if (backend_why == CAPUNS_ENOBACKEND)
+	/*
+	 * Keep the first reason that is more than "not here" (say, a kernel
+	 * that answers outside the ABI) for capuns_backend_status().
+	 */
+	if (backend_why == CAPUNS_ENOBACKEND && err != CAPUNS_ENOBACKEND &&
+	    err != -ENOENT && err != -EOPNOTSUPP)
 		backend_why = err;
 	return false;
 }
