@@ -335,7 +335,7 @@ const char *capuns_strerror(int err)
 		return "Success";
 	case CAPUNS_ENOBACKEND:
 		return "no capuns backend: this kernel has no PR_CAP_USERNS and "
-		       "the BPF backend is not loaded (capuns bpf load)";
+		       "the BPF backend is not loaded (load it with: capuns-bpf load)";
 	case CAPUNS_EBADCAP:
 		return "unknown capability name or number "
 		       "(see capabilities(7); cap_sys_control is 41)";

@@ -29,9 +29,10 @@ CAPUNS_HIDDEN int capuns_status_field(const char *status, const char *field,
 CAPUNS_HIDDEN int capuns_read_status(pid_t pid, char **text);
 
 /*
- * Parse the text of kernel.cap_userns_mask: "0x..." or bare hex as one
- * field, or the "%lu\t%lu" pair (low, high 32 bits) that
- * proc_doulongvec_minmax prints on 32-bit kernels.
+ * Parse the text of kernel.cap_userns_mask: one field in hex ("0x..."; or
+ * bare with a digit a-f or 16 digits long) or decimal (the "%lu" of
+ * proc_doulongvec_minmax), or the "%lu\t%lu" pair (low, high 32 bits) it
+ * prints on 32-bit kernels.
  */
 CAPUNS_HIDDEN int capuns_parse_mask_text(const char *text, uint64_t *mask);
 

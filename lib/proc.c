@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,14 +169,49 @@ static int parse_dec32(const char *b, const char *e, uint64_t *val)
 	return 0;
 }
 
+/* Any of a-f in [b, e)? */
+static bool has_hex_letter(const char *b, const char *e)
+{
+	for (; b < e; b++)
+		if (isxdigit((unsigned char)*b) && !isdigit((unsigned char)*b))
+			return true;
+	return false;
+}
+
+static int parse_dec64(const char *b, const char *e, uint64_t *val)
+{
+	uint64_t v = 0;
+
+	if (b == e)
+		return CAPUNS_EPROTO;
+	for (; b < e; b++) {
+		if (!isdigit((unsigned char)*b))
+			return CAPUNS_EPROTO;
+		if (v > (UINT64_MAX - 9) / 10)
+			return CAPUNS_EPROTO;
+		v = v * 10 + (uint64_t)(*b - '0');
+	}
+	*val = v;
+	return 0;
+}
+
 int capuns_parse_mask_text(const char *text, uint64_t *mask)
 {
 	const char *b[3], *e[3];
 	uint64_t lo, hi;
 	int n = split_fields(text, b, e), err;
 
-	if (n == 1)
-		return parse_hex(b[0], e[0], mask);
+	if (n == 1) {
+		/*
+		 * Hex when it says so: a 0x prefix, a digit a-f, or the
+		 * zero-padded 16 digits of /proc status.  Otherwise the decimal
+		 * unsigned long of proc_doulongvec_minmax (64-bit kernels).
+		 */
+		if ((e[0] - b[0] > 2 && b[0][0] == '0' && (b[0][1] == 'x' || b[0][1] == 'X')) ||
+		    has_hex_letter(b[0], e[0]) || e[0] - b[0] == 16)
+			return parse_hex(b[0], e[0], mask);
+		return parse_dec64(b[0], e[0], mask);
+	}
 	if (n == 2) {
 		/* Two unsigned longs, least significant first (32-bit kernels). */
 		err = parse_dec32(b[0], e[0], &lo);

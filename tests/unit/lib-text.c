@@ -171,6 +171,14 @@ static void test_mask_text(void)
 	       "mask 0x hex");
 	TAP_OK(capuns_parse_mask_text("000003ffffffefff\n", &v) == 0 && v == 0x3ffffffefffULL,
 	       "mask bare hex");
+	TAP_OK(capuns_parse_mask_text("3ffffffffff\n", &v) == 0 && v == 0x3ffffffffffULL,
+	       "mask bare %%lx hex");
+	TAP_OK(capuns_parse_mask_text("4398046511103\n", &v) == 0 && v == 0x3ffffffffffULL,
+	       "mask decimal %%lu (proc_doulongvec_minmax)");
+	TAP_OK(capuns_parse_mask_text("4398046380031\n", &v) == 0 && v == 0x3fffffdffffULL,
+	       "mask decimal without cap_sys_rawio");
+	TAP_EQ_INT(capuns_parse_mask_text("99999999999999999999999", &v), CAPUNS_EPROTO,
+		   "decimal overflow");
 	TAP_OK(capuns_parse_mask_text("4294967295\t1023\n", &v) == 0 && v == 0x3ffffffffffULL,
 	       "mask two-ulong form");
 	TAP_EQ_INT(capuns_parse_mask_text("", &v), CAPUNS_EPROTO, "empty mask text");
