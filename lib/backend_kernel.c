@@ -47,7 +47,8 @@ static int kernel_probe(void)
 	 * A BPF-LSM program may also answer option 48 on a stock kernel;
 	 * only the patched kernel shows CapUNs in /proc.
 	 */
-	return kernel_get_userns_set(0, &set);
+	r = kernel_get_userns_set(0, &set);
+	return r == CAPUNS_EPROTO ? CAPUNS_ENOBACKEND : r;
 }
 
 static int kernel_userns_op(int op, int cap)
