@@ -15,6 +15,7 @@
  * running COMMAND, so the partial change dies with it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -520,6 +521,48 @@ static const char *yes(bool b)
 	return b ? "yes" : "no";
 }
 
+/* Write text to /proc/PID/FILE. */
+static int write_proc(pid_t pid, const char *file, const char *text)
+{
+	char path[64];
+	ssize_t n;
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != strlen(text))
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+/*
+ * Map root of the child's new namespace to our own ids.  The parent
+ * writes the maps, as the namespace's owner: the child itself could not
+ * when CAP_SYS_ADMIN is missing from its pU, and without a mapping it
+ * could not create the next namespace.
+ */
+static int map_child(pid_t child)
+{
+	char map[64];
+	int err;
+
+	snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)geteuid());
+	err = write_proc(child, "uid_map", map);
+	if (err)
+		return err;
+	err = write_proc(child, "setgroups", "deny\n");
+	if (err && err != -ENOENT)
+		return err;
+	snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)getegid());
+	return write_proc(child, "gid_map", map);
+}
+
 /*
  * Report on CAP at this depth, then create a user namespace in a child
  * and recurse.  Returns the exit status of the whole chain from here.
@@ -527,7 +570,8 @@ static const char *yes(bool b)
 static int check_level(int cap, const char *name, int depth, int max)
 {
 	struct capuns_task_caps c;
-	int err, status, rc = EXIT_SUCCESS;
+	int err, status, rc = EXIT_SUCCESS, up[2], down[2];
+	char byte = 0;
 	pid_t child;
 
 	err = capuns_task_caps(0, &c);
@@ -542,22 +586,54 @@ static int check_level(int cap, const char *name, int depth, int max)
 		return rc;
 	if (fflush(stdout) == EOF)
 		return fail("cannot write", -errno);
+	if (pipe2(up, O_CLOEXEC) < 0)
+		return fail("cannot create a pipe", -errno);
+	if (pipe2(down, O_CLOEXEC) < 0) {
+		close(up[0]);
+		close(up[1]);
+		return fail("cannot create a pipe", -errno);
+	}
 
 	child = fork();
-	if (child < 0)
-		return fail("cannot fork", -errno);
+	if (child < 0) {
+		err = -errno;
+		close(up[0]);
+		close(up[1]);
+		close(down[0]);
+		close(down[1]);
+		return fail("cannot fork", err);
+	}
 	if (child == 0) {
+		close(up[0]);
+		close(down[1]);
 		if (unshare(CLONE_NEWUSER) < 0) {
 			fprintf(stderr, "%s: depth %d: cannot create a user namespace: %s\n",
 				prog, depth + 1, strerror(errno));
-			fflush(stdout);
 			_exit(EXIT_FAILURE);
 		}
+		/* Tell the parent, then wait until it has written our maps. */
+		if (write(up[1], &byte, 1) != 1 || read(down[0], &byte, 1) != 1 || byte)
+			_exit(EXIT_FAILURE);
+		close(up[1]);
+		close(down[0]);
 		int r = check_level(cap, name, depth + 1, max);
 
 		fflush(stdout);
 		_exit(r);
 	}
+	close(up[1]);
+	close(down[0]);
+	if (read(up[0], &byte, 1) == 1) {
+		err = map_child(child);
+		if (err)
+			fprintf(stderr, "%s: depth %d: cannot map user and group IDs: %s\n",
+				prog, depth + 1, capuns_strerror(err));
+		byte = err ? 1 : 0;
+		if (write(down[1], &byte, 1) != 1)
+			err = err ?: -EPIPE;
+	}
+	close(up[0]);
+	close(down[1]);
 	while (waitpid(child, &status, 0) < 0)
 		if (errno != EINTR)
 			return fail("cannot wait", -errno);
