@@ -64,11 +64,11 @@ expect_match "--drop without command prints the result" "$out" '^userns +CapUNs 
 expect_rc "root: unshare -rn ip link add works without capuns" 0 /usr/bin/unshare -rn $dummy_add
 expect_rc "root: with capuns --drop=cap_net_admin it fails" 2 \
 	capuns --drop=cap_net_admin -- /usr/bin/unshare -rn $dummy_add
-expect_match "root: ...with EPERM" "$out" "Operation not permitted"
+expect_match "root: ...with EPERM from netlink" "$out" "RTNETLINK answers: Operation not permitted"
 expect_rc "alice: unshare -rn ip link add works without capuns" 0 as_user /usr/bin/unshare -rn $dummy_add
 expect_rc "alice: with capuns --drop=cap_net_admin it fails" 2 \
 	as_user capuns --drop=cap_net_admin -- /usr/bin/unshare -rn $dummy_add
-expect_match "alice: ...with EPERM" "$out" "Operation not permitted"
+expect_match "alice: ...with EPERM from netlink" "$out" "RTNETLINK answers: Operation not permitted"
 
 # --- nesting through bwrap -----------------------------------------------
 # cap_net_admin: bwrap's namespace, then unshare -rn below it.
@@ -129,7 +129,7 @@ expect_rc "alice: --keep=all after a drop is refused" 1 \
 	as_user capuns --drop=cap_net_admin -- capuns --keep=all -- /bin/true
 expect_rc "root: may raise back (CAP_SETPCAP)" 0 \
 	capuns --drop=cap_net_admin -- capuns --raise=cap_net_admin -- /bin/true
-run capuns --clear -- /usr/bin/unshare -r /bin/grep CapEff /proc/self/status
+run capuns --clear -- /usr/bin/unshare -U /bin/grep CapEff /proc/self/status
 expect_match "--clear: a namespace gets nothing" "$out" 'CapEff:[[:space:]]+0000000000000000$'
 expect_rc "alice: --strict needs CAP_SETPCAP" 1 as_user capuns --strict -- /bin/true
 run capuns --strict=lock
