@@ -1,0 +1,28 @@
+# Guest-side programs of the kernel series' tests (tests/guest/kernel-*).
+# The kernel's own selftests are built by vm/build-kernel and appear in
+# the guest under /capuns/kselftests/.
+
+KERNEL_BPF_SRC := tests/guest/kernel-bpf
+KERNEL_OBJ     := $(B)/kernel
+KERNEL_GUEST   := $(B)/guest/capuns
+MULTIARCH      := $(shell $(CC) -print-multiarch)
+
+GUEST_FILES += $(KERNEL_GUEST)/tests/kernel-bpf-userns $(KERNEL_GUEST)/kernel/unsctl
+
+# BPF objects: built for the BPF target against installed uapi headers;
+# CO-RE relocates struct cred against the running kernel's BTF.
+$(KERNEL_OBJ)/%.bpf.o: $(KERNEL_BPF_SRC)/%.bpf.c
+	@mkdir -p $(@D)
+	clang -g -O2 -target bpf -Wall -Werror -I/usr/include/$(MULTIARCH) -c $< -o $@
+
+$(KERNEL_OBJ)/%.skel.h: $(KERNEL_OBJ)/%.bpf.o
+	bpftool gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
+
+$(KERNEL_GUEST)/tests/kernel-bpf-userns: $(KERNEL_BPF_SRC)/kernel-bpf-userns.c \
+		$(KERNEL_OBJ)/userns_drop.skel.h $(KERNEL_OBJ)/userns_bad.skel.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -I$(KERNEL_OBJ) -o $@ $< -lbpf
+
+$(KERNEL_GUEST)/kernel/unsctl: tests/guest/kernel-tools/unsctl.c include/capuns-abi.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -o $@ $< -lcap
