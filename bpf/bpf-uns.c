@@ -22,7 +22,8 @@
  *   sethostname NAME     sethostname(2)
  *   mount-tmpfs DIR      mount("tmpfs", DIR, "tmpfs")
  *   clone NS,...         clone(2) a child with CLONE_NEW<NS> (user, net,
- *                        uts, mnt) that executes COMMAND; exits with its status
+ *                        uts, mnt) that executes COMMAND as root of its new
+ *                        user namespace; exits with its status
  */
 #include <errno.h>
 #include <sched.h>
@@ -128,26 +129,62 @@ static int clone_flags(const char *list)
 }
 
 static char **child_argv;
+static int sync_pipe[2];
 
 static int child_main(void *arg)
 {
+	char c;
+
 	(void)arg;
+	/* Wait for the id maps: without them execve drops every capability. */
+	close(sync_pipe[1]);
+	if (read(sync_pipe[0], &c, 1) != 1)
+		return 126;
 	execv(child_argv[0], child_argv);
 	fprintf(stderr, "bpf-uns: exec %s: %s\n", child_argv[0], strerror(errno));
 	return 127;
 }
 
-/* clone(2) itself, not unshare: the userns_create hook sees the child's cred. */
+static void write_file(pid_t pid, const char *name, const char *text)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	f = fopen(path, "we");
+	if (!f || fputs(text, f) == EOF || fclose(f) == EOF)
+		die_err(path, -errno);
+}
+
+/*
+ * clone(2) itself, not unshare: the userns_create hook sees the child's
+ * cred while current is the parent.  Maps root in the child to our ids,
+ * as unshare -r does.
+ */
 static int run_clone(int flags, char **argv)
 {
 	static char stack[256 * 1024] __attribute__((aligned(16)));
+	char map[64];
 	int status;
 	pid_t pid;
 
 	child_argv = argv;
+	if (pipe(sync_pipe) < 0)
+		die_err("clone", -errno);
 	pid = clone(child_main, stack + sizeof(stack), flags | SIGCHLD, NULL);
 	if (pid < 0)
 		die_err("clone", -errno);
+	close(sync_pipe[0]);
+	if (flags & CLONE_NEWUSER) {
+		snprintf(map, sizeof(map), "0 %d 1\n", (int)geteuid());
+		write_file(pid, "uid_map", map);
+		write_file(pid, "setgroups", "deny\n");
+		snprintf(map, sizeof(map), "0 %d 1\n", (int)getegid());
+		write_file(pid, "gid_map", map);
+	}
+	if (write(sync_pipe[1], "x", 1) != 1)
+		die_err("clone", -errno);
+	close(sync_pipe[1]);
 	if (waitpid(pid, &status, 0) < 0)
 		die_err("clone", -errno);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -21,6 +21,7 @@ BPF_GUEST_TESTS := $(patsubst tests/guest/%,$(B)/guest/capuns/tests/%,$(wildcard
 
 BINS += $(CAPUNS_BPF_LIB) $(B)/capuns-bpf $(B)/bpf/bpf-uns
 GUEST_FILES += $(B)/guest/usr/local/bin/capuns-bpf $(B)/guest/capuns/bin/bpf-uns \
+	       $(B)/guest/capuns/bin/bpf-test-lib.sh \
 	       $(BPF_GUEST_TESTS)
 
 $(B)/bpf/capuns.bpf.o: bpf/capuns.bpf.c bpf/kernel.h include/capuns-bpf-abi.h
@@ -60,3 +61,7 @@ $(B)/guest/capuns/bin/bpf-uns: $(B)/bpf/bpf-uns
 $(B)/guest/capuns/tests/bpf-%.sh: tests/guest/bpf-%.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
+
+$(B)/guest/capuns/bin/bpf-test-lib.sh: bpf/test-lib.sh
+	@mkdir -p $(@D)
+	install -m 0644 $< $@

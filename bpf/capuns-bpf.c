@@ -112,6 +112,8 @@ int main(int argc, char **argv)
 			fputs("capuns-bpf: already loaded\n", stderr);
 		else if (err == 0)
 			fputs("capuns-bpf: loaded\n", stderr);
+		else
+			fprintf(stderr, "capuns-bpf: load failed: %s\n", strerror(-err));
 		return err < 0 ? 1 : 0;
 	}
 	if (!strcmp(cmd, "unload"))

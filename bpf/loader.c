@@ -12,7 +12,7 @@
  * Reload without a window: the new programs are attached while the old
  * links are still pinned (both sets enforce the same rules on the same
  * maps for a moment, which is harmless: every hook is idempotent), pinned
- * in links.new/, and then links/ is renamed to links.old/ and links.new/ to
+ * in links-new/, and then links/ is renamed to links-old/ and links-new/ to
  * links/ (two renames in bpffs); the old links are unpinned last.  Our own
  * file descriptors keep the new links alive throughout.
  */
@@ -51,10 +51,10 @@
 #define PIN_ROOT "/sys/fs/bpf"
 #define PIN_DIR CAPUNS_BPF_PIN_DIR
 #define LINKS_DIR PIN_DIR "/" CAPUNS_BPF_PIN_LINKS
-#define LINKS_NEW LINKS_DIR ".new"
-#define LINKS_OLD LINKS_DIR ".old"
+#define LINKS_NEW LINKS_DIR "-new" /* bpffs refuses names with dots */
+#define LINKS_OLD LINKS_DIR "-old"
 #define TASKS_PIN PIN_DIR "/" CAPUNS_BPF_PIN_TASKS
-#define TASKS_NEW TASKS_PIN ".new"
+#define TASKS_NEW TASKS_PIN "-new"
 #define DEFAULT_MAX_CREDS 65536
 
 static void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -143,8 +143,12 @@ static int remove_pin_tree(const char *dir)
 	DIR *d;
 
 	d = opendir(dir);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;
+		msg("%s: %s", dir, strerror(errno));
+		return -errno;
+	}
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
@@ -379,7 +383,7 @@ static int pin_tasks(struct capuns_bpf *skel)
 	return 0;
 }
 
-/* links.new -> links; the old links are unpinned (detached) last. */
+/* links-new -> links; the old links are unpinned (detached) last. */
 static int swap_links(void)
 {
 	int err;
