@@ -24,6 +24,9 @@
  *   clone NS,...         clone(2) a child with CLONE_NEW<NS> (user, net,
  *                        uts, mnt) that executes COMMAND as root of its new
  *                        user namespace; exits with its status
+ *   unshare NS,...       unshare(2) CLONE_NEW<NS>, root mapped to our ids by
+ *                        a helper child in the parent namespace, then
+ *                        executes COMMAND
  */
 #include <errno.h>
 #include <sched.h>
@@ -190,9 +193,53 @@ static int run_clone(int flags, char **argv)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/*
+ * unshare(2), with the id maps written by a child that stays in the parent
+ * namespace (as newuidmap would): a process whose pU lacks cap_sys_admin
+ * cannot write its own maps once inside (map_write() wants CAP_SYS_ADMIN
+ * over the namespace), on the patched kernel as with the backend.
+ */
+static void run_unshare(int flags, char **argv)
+{
+	int go[2], status;
+	char map[64];
+	pid_t parent = getpid(), mapper;
+	char c;
+
+	if (pipe(go) < 0)
+		die_err("unshare", -errno);
+	mapper = fork();
+	if (mapper < 0)
+		die_err("unshare", -errno);
+	if (mapper == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1); /* unshare failed: nothing to map */
+		snprintf(map, sizeof(map), "0 %d 1\n", (int)geteuid());
+		write_file(parent, "uid_map", map);
+		write_file(parent, "setgroups", "deny\n");
+		snprintf(map, sizeof(map), "0 %d 1\n", (int)getegid());
+		write_file(parent, "gid_map", map);
+		_exit(0);
+	}
+	close(go[0]);
+	if (unshare(flags) < 0)
+		die_err("unshare", -errno);
+	if (flags & CLONE_NEWUSER && write(go[1], "x", 1) != 1)
+		die_err("unshare", -errno);
+	close(go[1]);
+	if (waitpid(mapper, &status, 0) < 0)
+		die_err("unshare", -errno);
+	if (flags & CLONE_NEWUSER && (!WIFEXITED(status) || WEXITSTATUS(status)))
+		exit(1);
+	execv(argv[0], argv);
+	fprintf(stderr, "bpf-uns: exec %s: %s\n", argv[0], strerror(errno));
+	exit(127);
+}
+
 int main(int argc, char **argv)
 {
-	int i, r, clone_ns = 0;
+	int i, r, clone_ns = 0, unshare_ns = 0;
 	capuns_set_t set;
 	unsigned bits;
 
@@ -204,7 +251,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(op, "get")) {
 			pid_t pid = 0;
 
-			if (arg && strcmp(arg, "--")) {
+			if (arg && arg[0] >= '0' && arg[0] <= '9') {
 				pid = atoi(arg);
 				i++;
 			}
@@ -255,6 +302,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(op, "clone") && arg) {
 			clone_ns = clone_flags(arg);
 			i++;
+		} else if (!strcmp(op, "unshare") && arg) {
+			unshare_ns = clone_flags(arg);
+			i++;
 		} else {
 			fprintf(stderr, "bpf-uns: unknown or incomplete operation '%s'\n", op);
 			return 2;
@@ -262,14 +312,16 @@ int main(int argc, char **argv)
 	}
 	fflush(stdout);
 	if (i >= argc - 1) {
-		if (clone_ns) {
-			fprintf(stderr, "bpf-uns: clone needs -- COMMAND\n");
+		if (clone_ns || unshare_ns) {
+			fprintf(stderr, "bpf-uns: clone and unshare need -- COMMAND\n");
 			return 2;
 		}
 		return 0;
 	}
 	if (clone_ns)
 		return run_clone(clone_ns, argv + i + 1);
+	if (unshare_ns)
+		run_unshare(unshare_ns, argv + i + 1);
 	execv(argv[i + 1], argv + i + 1);
 	fprintf(stderr, "bpf-uns: exec %s: %s\n", argv[i + 1], strerror(errno));
 	return 127;

@@ -21,14 +21,16 @@ require_stock() {
 # A clean start: no backend loaded (a previous test may have left one).
 fresh_unload() { capuns-bpf unload >/dev/null 2>&1 || true; }
 
-# nest N CMD...: exec CMD in a user namespace N levels deep (unshare -U -r
-# each, which execs in turn: CMD keeps the caller's pid).  Meant for the
-# end of a bash -c script: bash -c "$(declare -f nest); nest 3 CMD".
+# nest N CMD...: exec CMD in a user namespace N levels deep, root mapped to
+# the caller each time (bpf-uns unshare, which execs in turn: CMD keeps the
+# caller's pid).  Not unshare -r: a namespace entered without cap_sys_admin
+# cannot write its own id map, the parent does.  Meant for the end of a
+# bash -c script: bash -c "$(declare -f nest); nest 3 CMD".
 nest() {
 	local n=$1
 	shift
 	if [ "$n" -le 0 ]; then exec "$@"; fi
-	nest $((n - 1)) /usr/bin/unshare -U -r -- "$@"
+	nest $((n - 1)) /capuns/bin/bpf-uns unshare user -- "$@"
 }
 
 # spawn_as_user CMD...: CMD in the background as alice; SPAWNED is its pid

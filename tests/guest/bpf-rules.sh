@@ -1,0 +1,94 @@
+#!/usr/bin/bash
+# The rules of pU through libcapuns, one suite for both backends: on the
+# stock kernel through the BPF backend, on the patched kernel through the
+# series (add this test to patched.list to compare).  The answers are the
+# same; the one visible difference is listed where it is tested:
+#   - /proc/PID/status CapEff in a restricted namespace shows the kernel's
+#     full set on stock (the backend cuts it down in lsm/capable); the
+#     effective view of libcapuns ("eff") is the same on both.
+. /capuns/tests/tap.sh
+. /capuns/bin/bpf-test-lib.sh
+
+case $CAPUNS_TARGET in
+stock)
+	require_stock
+	fresh_unload
+	capuns-bpf load >/dev/null 2>&1 || { not_ok "load the backend"; done_testing; }
+	backend=bpf ;;
+patched) backend=kernel ;;
+*) not_ok "needs the stock or patched kernel (got '$CAPUNS_TARGET')"; done_testing ;;
+esac
+expect_eq "libcapuns uses the $backend backend" "$($UNS backend)" "$backend"
+
+last=$(cat /proc/sys/kernel/cap_last_cap)
+full=$(printf '0x%x' $(((1 << (last + 1)) - 1)))
+no() { printf '0x%x' $(( $1 & ~(1 << $2) )); }
+
+# Rule 1: everyone starts with every capability; children and execve keep pU.
+expect_eq "init's descendants start with a full pU" "$($UNS get)" "$full"
+expect_eq "alice starts with a full pU" "$(as_user $UNS get)" "$full"
+expect_eq "execve keeps pU" "$($UNS lower cap_net_admin -- $UNS get)" "$(no $full 12)"
+expect_eq "pU of another task, by pid" \
+	"$($UNS lower cap_net_admin -- /usr/bin/bash -c "$UNS get \$\$")" "$(no $full 12)"
+
+# Rule 2: IS_SET, LOWER, RAISE, CLEAR_ALL.
+expect_eq "is-set answers 1" "$($UNS is-set cap_net_admin)" 1
+expect_eq "lower, then is-set answers 0" "$($UNS lower cap_net_admin is-set cap_net_admin)" 0
+expect_eq "alice may always lower" "$(as_user $UNS lower cap_sys_admin is-set cap_sys_admin)" 0
+expect_eq "root (CAP_SETPCAP) raises back" \
+	"$($UNS lower cap_net_admin raise cap_net_admin is-set cap_net_admin)" 1
+expect_eq "alice (no pP, no CAP_SETPCAP) cannot raise back: EPERM" \
+	"$(as_user $UNS lower cap_net_admin raise cap_net_admin 2>/dev/null)" EPERM
+expect_eq "raising a capability already in pU succeeds" "$(as_user $UNS raise cap_net_admin; echo rc=$?)" "rc=0"
+expect_eq "clear empties pU" "$($UNS clear get)" 0x0
+expect_eq "cap not in X: even CAP_SETPCAP cannot raise it: EPERM" \
+	"$(/usr/sbin/capsh --drop=cap_net_admin --shell=$UNS -- lower cap_net_admin raise cap_net_admin 2>/dev/null)" EPERM
+
+# Rule 3: entry into a new namespace: X = pP = pE = pU.
+inside=$($UNS lower cap_sys_admin -- $UNS unshare user -- $UNS get eff)
+expect_eq "new namespace: pU stays without cap_sys_admin" "$(echo "$inside" | sed -n 1p)" "$(no $full 21)"
+expect_eq "new namespace: effective set without cap_sys_admin" "$(echo "$inside" | sed -n 2p)" "$(no $full 21)"
+capeff=$($UNS lower cap_sys_admin -- $UNS unshare user -- /usr/bin/cat /proc/self/status | awk '/^CapEff/ {print $2}')
+case $CAPUNS_TARGET in
+stock) expect_eq "difference: stock /proc CapEff shows the kernel's full set" "$(printf '0x%x' $((16#$capeff)))" "$full" ;;
+patched) expect_eq "patched /proc CapEff lacks cap_sys_admin" "$(printf '0x%x' $((16#$capeff)))" "$(no $full 21)" ;;
+esac
+expect_eq "in the namespace, root cannot raise what X lacks: EPERM" \
+	"$($UNS lower cap_sys_admin -- $UNS unshare user -- $UNS raise cap_sys_admin 2>/dev/null)" EPERM
+expect_eq "alice's nested namespaces (depth 3) keep the restriction" \
+	"$(as_user $UNS lower cap_sys_admin -- $UNS unshare user -- $UNS unshare user -- $UNS unshare user -- $UNS get eff | tr '\n' ' ')" \
+	"$(no $full 21) $(no $full 21) "
+expect_eq "a capability lowered inside stays out below" \
+	"$(as_user /usr/bin/unshare -U -r $UNS lower cap_net_raw -- /usr/bin/unshare -U -r $UNS get)" "$(no $full 13)"
+
+# Rule 3a / 5: strict bit, pU trimmed to X at entry.
+expect_eq "strict bits start clear" "$($UNS strict-get)" 0x0
+expect_eq "strict-set sets bit 8" "$($UNS strict-set strict-get)" 0x100
+expect_eq "strict-lock sets bits 8 and 9" "$($UNS strict-lock strict-get)" 0x300
+expect_eq "alice cannot set the strict bit: EPERM" "$(as_user $UNS strict-set 2>/dev/null)" EPERM
+expect_eq "strict: a capability dropped from X is not in the new namespace" \
+	"$($UNS strict-set -- /usr/sbin/capsh --drop=cap_net_raw --shell=/usr/bin/unshare -- -U -r $UNS get)" "$(no $full 13)"
+expect_eq "without strict: pU keeps what X dropped" \
+	"$(/usr/sbin/capsh --drop=cap_net_raw --shell=/usr/bin/unshare -- -U -r $UNS get)" "$full"
+expect_eq "securebits reset at entry: strict is clear inside" \
+	"$($UNS strict-set -- /usr/bin/unshare -U -r $UNS strict-get)" 0x0
+
+# Rule 11: the owner of a namespace, in its parent, keeps every capability
+# over it, whatever the sets: alice at depth 1 without cap_sys_admin joins
+# the depth-2 namespace she created (setns needs CAP_SYS_ADMIN there).
+out=$(as_user $UNS lower cap_sys_admin -- $UNS unshare user -- /usr/bin/bash -c '
+	/capuns/bin/bpf-uns unshare user -- /usr/bin/sleep 30 & h=$!
+	for i in $(seq 50); do [ "$(cat /proc/$h/comm)" = sleep ] && break; sleep 0.1; done
+	/usr/bin/nsenter --preserve-credentials -t $h -U /usr/bin/true; rc=$?
+	kill $h; echo rc=$rc' 2>&1)
+expect_eq "owner rule: the restricted owner still joins its child namespace" "$out" "rc=0"
+
+# Rule 10: execve of a setuid-root program that gains privilege: p'U = X.
+cp $UNS /tmp/suid-uns && chown root:root /tmp/suid-uns && chmod 4755 /tmp/suid-uns
+expect_eq "setuid-root execve resets alice's pU to X" \
+	"$(as_user $UNS lower cap_net_admin -- /tmp/suid-uns get)" "$full"
+expect_eq "a plain execve does not" "$(as_user $UNS lower cap_net_admin -- $UNS get)" "$(no $full 12)"
+rm -f /tmp/suid-uns
+
+[ "$CAPUNS_TARGET" = stock ] && capuns-bpf unload >/dev/null 2>&1
+done_testing
