@@ -246,13 +246,15 @@ static void exec_privileged_root(const struct cm_cred *old, struct cm_cred *new,
 /*
  * Rule 10: a setuid-root exec that gains privilege gets p'U = X, so that a
  * pU lowered by an unprivileged caller cannot break a privileged program.
+ * "Gains privilege" as the series states it: the new euid is root, the old
+ * one was not, and pP grew.
  */
 static void exec_setuid_root_resets_pU(const struct cm_sys *sys, const struct cm_cred *old,
-				       struct cm_cred *new, bool is_setid, uint32_t root_uid)
+				       struct cm_cred *new, uint32_t root_uid)
 {
 	if (!uns(sys) || MUTANT(4))
 		return;
-	if (is_setid && root_uid != CM_ID_NONE && new->euid == root_uid &&
+	if (root_uid != CM_ID_NONE && new->euid == root_uid && old->euid != root_uid &&
 	    !subset(new->pP, old->pP))
 		new->pU = new->X;
 }
@@ -280,7 +282,7 @@ int cm_execve(const struct cm_sys *sys, struct cm_cred *c, const struct cm_file 
 	new.pP |= new.pA;
 	new.pE = effective ? new.pP : new.pA;
 	new.securebits &= ~CM_SECBIT(CM_SECURE_KEEP_CAPS);
-	exec_setuid_root_resets_pU(sys, old, &new, is_setid, root_uid); /* rule 1 otherwise */
+	exec_setuid_root_resets_pU(sys, old, &new, root_uid); /* rule 1 otherwise */
 	*c = new;
 	return 0;
 }

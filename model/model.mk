@@ -15,3 +15,33 @@ DIFF_HDR := tests/diff/seq.h
 $(MODEL_UNIT): $(B)/tests/unit/%: tests/unit/%.c tests/unit/model-tap.h $(MODEL_SRC) $(MODEL_HDR) $(DIFF_SEQ) $(DIFF_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) $(SAN) $(CPPFLAGS) -Imodel -Itests/diff -o $@ $< $(MODEL_SRC) $(DIFF_SEQ)
+
+# ---- differential runner (guest) -------------------------------------------
+# diff-runner compares the kernel with the model; diff-mutant-N is the same
+# runner over a deliberately broken model (CAPMODEL_MUTATION=N), which the
+# diff-mutants test expects to be caught.
+DIFF_RUNNER_SRC := tests/diff/runner.c $(DIFF_SEQ) $(MODEL_SRC)
+DIFF_RUNNER_DEP := $(DIFF_RUNNER_SRC) $(DIFF_HDR) $(MODEL_HDR) include/capuns-abi.h
+DIFF_MUTATIONS := 1 2 3 4 5 6
+DIFF_BINS := $(B)/guest/capuns/bin/diff-runner \
+	$(patsubst %,$(B)/guest/capuns/bin/diff-mutant-%,$(DIFF_MUTATIONS))
+DIFF_TESTS := diff-patched diff-unpatched diff-mutants diff-patched-mask diff-fuzz
+GUEST_FILES += $(DIFF_BINS) $(patsubst %,$(B)/guest/capuns/tests/%,$(DIFF_TESTS))
+
+$(B)/guest/capuns/bin/diff-runner: $(DIFF_RUNNER_DEP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -Imodel -Itests/diff -static -o $@ $(DIFF_RUNNER_SRC)
+
+$(B)/guest/capuns/bin/diff-mutant-%: $(DIFF_RUNNER_DEP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -DCAPMODEL_MUTATION=$* -Imodel -Itests/diff -static -o $@ $(DIFF_RUNNER_SRC)
+
+$(B)/guest/capuns/tests/diff-%: tests/diff/guest/diff-%
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+# make fuzz: a long differential run on the patched kernel (random seed).
+.PHONY: diff-fuzz
+fuzz: diff-fuzz
+diff-fuzz:
+	CAPUNS_GUEST_TIMEOUT=$${CAPUNS_FUZZ_SECONDS:-3600} vm/run-tests patched diff-fuzz

@@ -452,6 +452,15 @@ static void test_exec(void)
 	cm_setresuid(&sys, &c, ALICE, 0, 0);
 	cm_execve(&sys, &c, &plain);
 	TAP_EQ(c.pA, 0, "exec with euid != ruid clears pA (__is_setuid uses the old ruid)");
+
+	/* Rule 10 needs a non-root old euid: ruid alice, euid 0 keeps pU. */
+	c = r;
+	cm_setresuid(&sys, &c, ALICE, 0, 0);
+	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, 4, 0, 0, 0);
+	cm_capset(&sys, &c, 0, 0, 0);
+	cm_execve(&sys, &c, &suid_root);
+	TAP_EQ(c.pP, FULL42, "ruid alice, euid 0, empty pP: setuid-root exec gives pP = X");
+	TAP_EQ(c.pU, 0, "rule 10: the old euid was already root: pU kept");
 }
 
 static void test_setuid(void)
