@@ -23,7 +23,8 @@ in_bindroot() {
 		/bin/mount -o rbind / /run/bindroot && cd /run/bindroot &&
 		/bin/mount -o move . / && exec /usr/sbin/chroot . "$@"' sh "$@"
 }
-alice() { /usr/bin/setpriv --reuid=1000 --regid=1000 --init-groups --reset-env -- "$@"; }
+# The unprivileged user, as a command line (it must pass through chroot).
+alice="/usr/bin/setpriv --reuid=1000 --regid=1000 --init-groups --reset-env --"
 bwrap_nest='/usr/bin/bwrap --unshare-user --uid 0 --gid 0 --bind / / /bin/sh -c'
 
 dummy_add='/usr/sbin/ip link add d0 type dummy'
@@ -72,17 +73,22 @@ expect_match "alice: ...with EPERM from netlink" "$out" "RTNETLINK answers: Oper
 
 # --- nesting through bwrap -----------------------------------------------
 # cap_net_admin: bwrap's namespace, then unshare -rn below it.
+# bwrap runs as root here: run by an unprivileged user, bwrap empties the
+# bounding set of its sandbox, where then no nested "unshare -r" works even
+# without capuns.  alice gets the same chain with unshare alone.
 net_inner='grep ^CapEff: /proc/self/status; /usr/bin/unshare -rn /usr/sbin/ip link add d0 type dummy && echo ADDED'
+unshare_nest='/usr/bin/unshare -r /bin/sh -c'
 for who in root alice; do
-	if [ $who = alice ]; then pre=alice; else pre=; fi
-	run in_bindroot $pre $bwrap_nest "$net_inner"
-	expect_match "$who: bwrap, then unshare -rn ip link add works without capuns" "$out" ADDED
-	run in_bindroot $pre /usr/local/bin/capuns --drop=cap_net_admin -- $bwrap_nest "$net_inner"
+	if [ $who = alice ]; then pre=$alice nest=$unshare_nest via=unshare
+	else pre= nest=$bwrap_nest via=bwrap; fi
+	run in_bindroot $pre $nest "$net_inner"
+	expect_match "$who: $via, then unshare -rn ip link add works without capuns" "$out" ADDED
+	run in_bindroot $pre /usr/local/bin/capuns --drop=cap_net_admin -- $nest "$net_inner"
 	eff=$(printf '%s\n' "$out" | awk '$1 == "CapEff:" { print $2 }')
 	if [ -n "$eff" ] && ! bit_set "$eff" 12 && bit_set "$eff" 21; then
-		ok "$who: in bwrap's namespace, CapEff $eff lacks cap_net_admin only"
+		ok "$who: in $via's namespace, CapEff $eff lacks cap_net_admin only"
 	else
-		not_ok "$who: in bwrap's namespace, CapEff '$eff' lacks cap_net_admin only"
+		not_ok "$who: in $via's namespace, CapEff '$eff' lacks cap_net_admin only"
 		printf '%s\n' "$out" | sed 's/^/#   /'
 	fi
 	case $out in
@@ -94,17 +100,17 @@ for who in root alice; do
 	# bwrap creates has no CAP_SYS_ADMIN, so bwrap cannot even write its
 	# own uid map (that takes CAP_SYS_ADMIN inside); nothing below it
 	# gets the capability either way.
-	run in_bindroot $pre $bwrap_nest "$inner"
-	expect_match "$who: bwrap + unshare -r + unshare -rm mount works without capuns" "$out" MOUNTED
-	run in_bindroot $pre /usr/local/bin/capuns --drop=cap_sys_admin -- $bwrap_nest "$inner"
+	run in_bindroot $pre $nest "$inner"
+	expect_match "$who: $via + unshare -r + unshare -rm mount works without capuns" "$out" MOUNTED
+	run in_bindroot $pre /usr/local/bin/capuns --drop=cap_sys_admin -- $nest "$inner"
 	eff=$(printf '%s\n' "$out" | awk '$1 == "CapEff:" { print $2 }')
 	case $out in
-	*MOUNTED*) not_ok "$who: --drop=cap_sys_admin: no mount anywhere below bwrap"
+	*MOUNTED*) not_ok "$who: --drop=cap_sys_admin: no mount anywhere below $via"
 		printf '%s\n' "$out" | sed 's/^/#   /' ;;
 	*) if [ "$rc" != 0 ] || { [ -n "$eff" ] && ! bit_set "$eff" 21; }; then
-		ok "$who: --drop=cap_sys_admin: no mount anywhere below bwrap (exit $rc, CapEff '${eff:-none}')"
+		ok "$who: --drop=cap_sys_admin: no mount anywhere below $via (exit $rc, CapEff '${eff:-none}')"
 	   else
-		not_ok "$who: --drop=cap_sys_admin holds below bwrap (exit $rc, CapEff '$eff')"
+		not_ok "$who: --drop=cap_sys_admin holds below $via (exit $rc, CapEff '$eff')"
 	   fi
 	   printf '%s\n' "$out" | sed 's/^/#   /' ;;
 	esac
