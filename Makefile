@@ -50,3 +50,6 @@ kernels: deps
 
 clean:
 	rm -rf $(B)
+
+bench: deps guest
+	@bench/run

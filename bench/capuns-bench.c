@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capuns-bench: guest microbenchmarks of the paths the userns capability
+ * set touches. Each benchmark runs a fixed number of iterations and prints
+ *
+ *   BENCH <name> <nanoseconds per operation> <iterations>
+ *
+ * The harness (bench/run) boots each configuration several times, in
+ * alternation, and compares medians as ratios, so only relative numbers
+ * matter. Linked statically: fork+exec runs this program again as "noop".
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capuns.h"
+#include "capuns-abi.h"
+
+static const char *self_path;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+static void wait_ok(pid_t pid)
+{
+	int status;
+
+	if (pid < 0)
+		die("fork");
+	if (waitpid(pid, &status, 0) < 0)
+		die("waitpid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "child failed (status %#x)\n", status);
+		exit(2);
+	}
+}
+
+/* One child per iteration: a user namespace can only be entered once. */
+static void bench_userns_create(long n)
+{
+	for (long i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(unshare(CLONE_NEWUSER) ? 1 : 0);
+		wait_ok(pid);
+	}
+}
+
+static int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	if (fputs(text, f) == EOF) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f);
+}
+
+/*
+ * Map root to root at each level, as `unshare -r` does: a task can only
+ * create a namespace below the current one when its uid and gid are mapped
+ * there; the gid map needs setgroups denied first.
+ */
+static int enter_mapped_userns(void)
+{
+	if (unshare(CLONE_NEWUSER))
+		return -1;
+	if (write_file("/proc/self/uid_map", "0 0 1\n") ||
+	    write_file("/proc/self/setgroups", "deny\n") ||
+	    write_file("/proc/self/gid_map", "0 0 1\n"))
+		return -1;
+	return 0;
+}
+
+static void bench_userns_nested8(long n)
+{
+	for (long i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			for (int d = 0; d < 8; d++)
+				if (enter_mapped_userns())
+					_exit(1);
+			_exit(0);
+		}
+		wait_ok(pid);
+	}
+}
+
+static void bench_fork_exit(long n)
+{
+	for (long i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		wait_ok(pid);
+	}
+}
+
+static void bench_fork_exec(long n)
+{
+	for (long i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execl(self_path, self_path, "noop", (char *)NULL);
+			perror("execl");
+			_exit(1);
+		}
+		wait_ok(pid);
+	}
+}
+
+/* capable(CAP_SETUID) plus a prepare_creds/commit_creds pair per call. */
+static void bench_setuid(long n)
+{
+	uid_t uid = getuid();
+
+	for (long i = 0; i < n; i++)
+		if (setuid(uid))
+			die("setuid");
+}
+
+/* ns_capable(CAP_SYS_ADMIN) in a user namespace on every call. */
+static void bench_sethostname_userns(long n)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (unshare(CLONE_NEWUSER | CLONE_NEWUTS))
+			die("unshare");
+		for (long i = 0; i < n; i++)
+			if (sethostname("bench", 5))
+				die("sethostname");
+		_exit(0);
+	}
+	wait_ok(pid);
+}
+
+/*
+ * The feature's own calls, raw: the syscall path is what is measured (a
+ * kernel without the series answers EINVAL, the BPF backend encodes).
+ */
+static void bench_prctl_is_set(long n)
+{
+	for (long i = 0; i < n; i++)
+		prctl(PR_CAP_USERNS, PR_CAP_USERNS_IS_SET, i % (CAP_LAST_CAP + 1), 0, 0);
+}
+
+static void bench_prctl_lower(long n)
+{
+	for (long i = 0; i < n; i++)
+		prctl(PR_CAP_USERNS, PR_CAP_USERNS_LOWER, CAP_SYS_RAWIO, 0, 0);
+}
+
+/* A seeded mix of capability-heavy calls, as a busy container host makes. */
+static void bench_mixed(long n)
+{
+	unsigned int seed = 42;
+	uid_t uid = getuid();
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+
+	for (long i = 0; i < n; i++) {
+		switch (rand_r(&seed) % 4) {
+		case 0:
+			if (capget(&hdr, data))
+				die("capget");
+			break;
+		case 1:
+			if (setuid(uid))
+				die("setuid");
+			break;
+		case 2:
+			prctl(PR_CAPBSET_READ, rand_r(&seed) % (CAP_LAST_CAP + 1), 0, 0, 0);
+			break;
+		default:
+			prctl(PR_CAP_USERNS, PR_CAP_USERNS_IS_SET, CAP_NET_ADMIN, 0, 0);
+			break;
+		}
+	}
+}
+
+static const struct bench {
+	const char *name;
+	void (*fn)(long n);
+	long iterations;
+} benches[] = {
+	{ "userns_create", bench_userns_create, 400 },
+	{ "userns_nested8", bench_userns_nested8, 100 },
+	{ "setuid", bench_setuid, 80000 },
+	{ "sethostname_userns", bench_sethostname_userns, 300000 },
+	{ "fork_exit", bench_fork_exit, 400 },
+	{ "fork_exec", bench_fork_exec, 200 },
+	{ "prctl_is_set", bench_prctl_is_set, 600000 },
+	{ "prctl_lower", bench_prctl_lower, 300000 },
+	{ "mixed", bench_mixed, 200000 },
+};
+
+/*
+ * --restrict: run as a restricted task, the common case capuns creates:
+ * pU without CAP_NET_ADMIN, CAP_SYS_RAWIO and CAP_BPF (caps none of the
+ * benchmarks needs), lowered through libcapuns before anything is timed,
+ * so the same binary works on either backend.
+ */
+static int restrict_userns_set(void)
+{
+	capuns_set_t drop = capuns_set_empty();
+	int err;
+
+	drop = capuns_set_add(drop, CAP_NET_ADMIN);
+	drop = capuns_set_add(drop, CAP_SYS_RAWIO);
+	drop = capuns_set_add(drop, CAP_BPF);
+	err = capuns_lower_set(drop);
+	if (err) {
+		fprintf(stderr, "capuns-bench: lowering pU: %s (backend %s)\n",
+			capuns_strerror(err), capuns_backend_name());
+		return -1;
+	}
+	if (capuns_is_set(CAP_NET_ADMIN) != 0) {
+		fprintf(stderr, "capuns-bench: pU still holds CAP_NET_ADMIN\n");
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	/* argv[0] may be a bare name found through PATH */
+	self_path = "/proc/self/exe";
+	if (argc > 1 && strcmp(argv[1], "noop") == 0)
+		return 0;
+	if (argc > 1 && strcmp(argv[1], "--restrict") == 0) {
+		if (restrict_userns_set())
+			return 2;
+		argc--;
+		argv++;
+	}
+
+	for (size_t b = 0; b < sizeof(benches) / sizeof(benches[0]); b++) {
+		const struct bench *x = &benches[b];
+		uint64_t t0;
+
+		if (argc > 1 && !strstr(argv[1], x->name))
+			continue;
+		/* one untimed warm-up pass of a tenth of the work */
+		x->fn(x->iterations / 10);
+		t0 = now_ns();
+		x->fn(x->iterations);
+		printf("BENCH %s %.1f %ld\n", x->name,
+		       (double)(now_ns() - t0) / x->iterations, x->iterations);
+		fflush(stdout);
+	}
+	return 0;
+}

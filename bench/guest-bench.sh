@@ -1,0 +1,41 @@
+#!/bin/sh
+# Runs in the guest for bench/run. capuns.bench=CONFIG[,CONFIG...] on the
+# kernel command line names the configurations to alternate in this boot,
+# capuns.rounds=N how many rounds. Prints "BENCH <config> <round> <name>
+# <ns/op> <iterations>" lines, plus TAP so the harness checks each round ran.
+. /capuns/tests/tap.sh
+configs= rounds=1
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	capuns.bench=*) configs=$(echo "${arg#*=}" | tr , ' ') ;;
+	capuns.rounds=*) rounds=${arg#*=} ;;
+	esac
+done
+[ -n "$configs" ] || { not_ok "no capuns.bench= configuration given"; done_testing; }
+
+# Each configuration is a way to run capuns-bench in this boot.
+run_config() {
+	case "$1" in
+	unpatched | patched-full) capuns-bench ;;
+	patched-restricted) capuns-bench --restrict ;;
+	# the BPF backend, detached and attached in the same boot
+	stock-detached) capuns-bpf unload >/dev/null 2>&1; capuns-bench ;;
+	stock-attached) capuns-bpf load >/dev/null && capuns-bench ;;
+	stock-attached-restricted) capuns-bpf load >/dev/null && capuns-bench --restrict ;;
+	*) echo "unknown configuration $1" >&2; return 2 ;;
+	esac
+}
+
+r=1
+while [ $r -le "$rounds" ]; do
+	for c in $configs; do
+		if out=$(run_config "$c"); then
+			printf '%s\n' "$out" | sed "s/^BENCH /BENCH $c $r /"
+			ok "$c round $r"
+		else
+			not_ok "$c round $r"
+		fi
+	done
+	r=$((r + 1))
+done
+done_testing
