@@ -95,8 +95,10 @@ report() { # turn PASS/FAIL lines into TAP, and require DONE 8
 }
 for who in root alice; do
 	run() { if [ $who = root ]; then "$@"; else as_user "$@"; fi; }
-	run $UNSHARE -r /bin/sh -c '/capuns/kernel/unsctl lower cap_net_admin -- /usr/bin/unshare -r /bin/sh /tmp/kernel-nest.sh 2' 2>&1 |
-		report "$who unshare nesting"
+	run $UNSHARE -r /bin/sh -c '/capuns/kernel/unsctl lower cap_net_admin -- /usr/bin/unshare -r /bin/sh /tmp/kernel-nest.sh 2' \
+		>/tmp/kernel-nest.out 2>&1
+	# Not a pipe: report must run in this shell to keep the TAP count.
+	report "$who unshare nesting" </tmp/kernel-nest.out
 done
 
 # --- nesting through setns (nsenter): a task that dropped the capability
