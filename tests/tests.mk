@@ -9,3 +9,9 @@ $(B)/guest/capuns/tests/%.sh: tests/guest/%.sh
 
 # The harness's own unit test (host side: result parsing).
 UNIT_TESTS += tests/unit/harness-parse.sh
+
+# prctl/sysctl fuzzer of the kernel series (tests/guest/fuzz-prctl.sh).
+GUEST_FILES += $(B)/guest/capuns/bin/prctl-fuzz
+$(B)/guest/capuns/bin/prctl-fuzz: tests/fuzz/prctl-fuzz.c include/capuns-abi.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -pthread -o $@ $<
