@@ -15,3 +15,11 @@ GUEST_FILES += $(B)/guest/capuns/bin/prctl-fuzz
 $(B)/guest/capuns/bin/prctl-fuzz: tests/fuzz/prctl-fuzz.c include/capuns-abi.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -pthread -o $@ $<
+
+# make fuzz: the same fuzzer, longer, from a random seed (printed to replay).
+.PHONY: prctl-fuzz
+fuzz: prctl-fuzz
+prctl-fuzz:
+	seed=$$(od -An -N4 -tu4 /dev/urandom | tr -d ' '); echo "prctl-fuzz seed $$seed"; \
+	CAPUNS_GUEST_APPEND="capuns.fuzz_seed=$$seed capuns.fuzz_calls=$${CAPUNS_FUZZ_CALLS:-500000}" \
+		vm/run-tests patched fuzz-prctl.sh
