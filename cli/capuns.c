@@ -688,6 +688,19 @@ static int cmd_check(int argc, char **argv)
 	return rc;
 }
 
+/*
+ * capuns bpf ... and capuns monitor ...: the BPF backend's loader lives in
+ * its own program, capuns-bpf, so that libbpf, libelf and zlib stay out of
+ * the CLI and of everything that links libcapuns (PAM modules included).
+ */
+static int cmd_bpf(char **args)
+{
+	execvp("capuns-bpf", args);
+	fprintf(stderr, "%s: cannot run capuns-bpf, the BPF backend's loader: %s\n",
+		prog, strerror(errno));
+	return errno == ENOENT ? 127 : 126;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 0 && argv[0] && *argv[0]) {
@@ -699,5 +712,14 @@ int main(int argc, char **argv)
 		return cmd_mask(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "check") == 0)
 		return cmd_check(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "bpf") == 0) {
+		argv[1] = "capuns-bpf";
+		return cmd_bpf(argv + 1);
+	}
+	if (argc > 1 && strcmp(argv[1], "monitor") == 0) {
+		/* capuns monitor [--json] == capuns-bpf monitor [--json] */
+		argv[0] = "capuns-bpf";
+		return cmd_bpf(argv);
+	}
 	return cmd_main(argc, argv);
 }

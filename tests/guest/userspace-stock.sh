@@ -1,0 +1,37 @@
+#!/bin/sh
+# The capuns CLI on Debian's stock kernel with the BPF backend: the same
+# commands as on the patched kernel, the loader and the event monitor
+# reached through `capuns bpf` and `capuns monitor`.
+. /capuns/tests/tap.sh
+
+check "capuns bpf load attaches the backend" capuns bpf load
+check "capuns bpf status answers" capuns bpf status
+check "a second capuns bpf load is idempotent" capuns bpf load
+expect_match "capuns --print reports the bpf backend" "$(as_user capuns --print)" \
+	'^backend: +bpf$'
+
+out=$(as_user capuns --drop=cap_net_admin -- /usr/bin/unshare -rn /usr/sbin/ip link add d0 type dummy 2>&1)
+expect_match "alice: ip link add is refused after capuns --drop=cap_net_admin" "$out" \
+	"Operation not permitted"
+out=$(as_user /usr/bin/unshare -rn /usr/sbin/ip link add d0 type dummy 2>&1)
+expect_eq "alice: without capuns, ip link add works" "$out" ""
+out=$(as_user capuns --drop=cap_net_admin -- /usr/bin/unshare -r /usr/bin/unshare -rn \
+	/usr/sbin/ip link add d0 type dummy 2>&1)
+expect_match "alice: still refused two namespaces down" "$out" "Operation not permitted"
+check_fails "alice: root in the namespace cannot raise it again" \
+	as_user capuns --drop=cap_net_admin -- /usr/bin/unshare -r capuns --raise=cap_net_admin
+
+capuns monitor --json --count=1 --timeout=30 >/tmp/mon.out 2>/tmp/mon.err &
+mon=$!
+for _ in $(seq 50); do grep -q monitoring /tmp/mon.err && break; sleep 0.1; done
+as_user capuns --drop=cap_net_admin -- /usr/bin/unshare -rn /usr/sbin/ip link add d0 type dummy 2>/dev/null
+wait $mon
+expect_match "capuns monitor --json reports the denial" "$(cat /tmp/mon.out)" \
+	'"comm":"ip","cap":"cap_net_admin","cap_nr":12'
+
+check "capuns bpf unload detaches it" capuns bpf unload
+expect_match "without a backend, capuns --print says none" "$(as_user capuns --print)" \
+	'^backend: +none( |$)'
+check_fails "without a backend, a drop fails closed (nothing is run)" \
+	as_user capuns --drop=cap_net_admin -- /bin/true
+done_testing
