@@ -65,3 +65,7 @@ $(B)/guest/capuns/tests/bpf-%.sh: tests/guest/bpf-%.sh
 $(B)/guest/capuns/bin/bpf-test-lib.sh: bpf/test-lib.sh
 	@mkdir -p $(@D)
 	install -m 0644 $< $@
+
+# Argument checking of capuns-bpf, on the host.
+UNIT_TESTS += tests/unit/bpf-args.sh
+tests/unit/bpf-args.sh: $(B)/capuns-bpf

@@ -58,8 +58,40 @@ static const struct option options[] = {
 	{ 0 },
 };
 
+#define OPT_BIT(o) (1u << (o))
+
+/* Which options each command takes; anything else is a usage error. */
+static const struct command {
+	const char *name;
+	unsigned int options;
+} commands[] = {
+	{ "load", OPT_BIT(OPT_RELOAD) | OPT_BIT(OPT_MAX_CREDS) | OPT_BIT(OPT_RINGBUF) |
+		  OPT_BIT(OPT_VERBOSE) | OPT_BIT(OPT_BTF) },
+	{ "unload", 0 },
+	{ "status", OPT_BIT(OPT_JSON) },
+	{ "monitor", OPT_BIT(OPT_JSON) | OPT_BIT(OPT_BACKLOG) | OPT_BIT(OPT_COUNT) |
+		     OPT_BIT(OPT_TIMEOUT) },
+};
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static const char *option_name(int opt)
+{
+	for (const struct option *o = options; o->name; o++)
+		if (o->val == opt)
+			return o->name;
+	return "?";
+}
+
 int main(int argc, char **argv)
 {
+	const struct command *command;
 	struct capuns_bpf_monitor_opts mon = { .ready = say_ready };
 	struct capuns_bpf_load_opts load = { 0 };
 	const char *cmd;
@@ -72,8 +104,24 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cmd = argv[1];
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	command = find_command(cmd);
+	if (!command) {
+		fprintf(stderr, "capuns-bpf: unknown command '%s'\n", cmd);
+		usage(stderr);
+		return 2;
+	}
 	optind = 2;
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		if (opt >= OPT_RELOAD && opt < OPT_HELP && !(command->options & OPT_BIT(opt))) {
+			fprintf(stderr, "capuns-bpf: --%s does not apply to %s\n",
+				option_name(opt), cmd);
+			usage(stderr);
+			return 2;
+		}
 		switch (opt) {
 		case OPT_RELOAD: load.reload = true; break;
 		case OPT_VERBOSE: load.verbose = true; break;
@@ -120,13 +168,6 @@ int main(int argc, char **argv)
 		return capuns_bpf_unload() ? 1 : 0;
 	if (!strcmp(cmd, "status"))
 		return capuns_bpf_status(stdout, json) ? 1 : 0;
-	if (!strcmp(cmd, "monitor"))
-		return capuns_bpf_monitor(stdout, &mon) < 0 ? 1 : 0;
-	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help")) {
-		usage(stdout);
-		return 0;
-	}
-	fprintf(stderr, "capuns-bpf: unknown command '%s'\n", cmd);
-	usage(stderr);
-	return 2;
+	/* monitor */
+	return capuns_bpf_monitor(stdout, &mon) < 0 ? 1 : 0;
 }

@@ -23,3 +23,7 @@ prctl-fuzz:
 	seed=$$(od -An -N4 -tu4 /dev/urandom | tr -d ' '); echo "prctl-fuzz seed $$seed"; \
 	CAPUNS_GUEST_APPEND="capuns.fuzz_seed=$$seed capuns.fuzz_calls=$${CAPUNS_FUZZ_CALLS:-500000}" \
 		vm/run-tests patched fuzz-prctl.sh
+
+# The installed programs under valgrind (host, error paths included).
+UNIT_TESTS += tests/unit/valgrind.sh
+tests/unit/valgrind.sh: $(B)/capuns $(B)/capuns-bpf
