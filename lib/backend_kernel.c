@@ -114,9 +114,12 @@ static int kernel_mask_drop(uint64_t caps_to_drop)
 	err = kernel_mask_get(&cur);
 	if (err)
 		return err;
-	if (!(cur & caps_to_drop))
-		return 0;
-	/* The kernel intersects with what it has, so a race only drops more. */
+	/*
+	 * Write even when nothing would change: the kernel, not the library,
+	 * says whether the caller may (CAP_SYS_CONTROL), so an unprivileged
+	 * drop of an absent bit fails as any other. The kernel intersects
+	 * with what it has, so a race only drops more.
+	 */
 	len = snprintf(buf, sizeof(buf), "0x%" PRIx64 "\n", cur & ~caps_to_drop);
 	fd = open(CAPUNS_MASK_SYSCTL, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
