@@ -152,22 +152,6 @@ static int split_fields(const char *text, const char *b[3], const char *e[3])
 	}
 }
 
-static int parse_dec32(const char *b, const char *e, uint64_t *val)
-{
-	uint64_t v = 0;
-
-	if (b == e)
-		return CAPUNS_EPROTO;
-	for (; b < e; b++) {
-		if (!isdigit((unsigned char)*b))
-			return CAPUNS_EPROTO;
-		v = v * 10 + (uint64_t)(*b - '0');
-		if (v > UINT32_MAX)
-			return CAPUNS_EPROTO;
-	}
-	*val = v;
-	return 0;
-}
 
 /* Any of a-f in [b, e)? */
 static bool has_hex_letter(const char *b, const char *e)
@@ -191,6 +175,20 @@ static int parse_dec64(const char *b, const char *e, uint64_t *val)
 			return CAPUNS_EPROTO;
 		v = v * 10 + (uint64_t)(*b - '0');
 	}
+	*val = v;
+	return 0;
+}
+
+/* A decimal 32-bit word, as the two-word sysctl form prints each half. */
+static int parse_dec32(const char *b, const char *e, uint64_t *val)
+{
+	uint64_t v;
+	int err = parse_dec64(b, e, &v);
+
+	if (err)
+		return err;
+	if (v > UINT32_MAX)
+		return CAPUNS_EPROTO;
 	*val = v;
 	return 0;
 }
