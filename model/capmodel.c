@@ -14,6 +14,13 @@
  *   4  rule 10 forgotten: setuid-root exec leaves pU as it is
  *   5  rule 2: RAISE does not require the cap in pP without CAP_SETPCAP
  *   6  rule 11 broken: no owner rule in cap_capable()
+ * Mutations 1-6 break the rule for both the series and the BPF backend.
+ *
+ * CM_BPF describes a stock kernel with the BPF backend loaded: the kernel's
+ * own sets follow stock rules (full sets in every new namespace) and the
+ * backend keeps pU, the set recorded at namespace entry ("bound") and the
+ * strict bits per cred, denying in lsm/capable what the series would not
+ * hold (bpf/README.md).
  */
 #include "capmodel.h"
 
@@ -51,9 +58,21 @@ static bool secure(const struct cm_cred *c, int bit)
 	return c->securebits & CM_SECBIT(bit);
 }
 
-static bool uns(const struct cm_sys *sys)
+/* The kernel series: pU in struct cred, CAP_SYS_CONTROL, the sysctls. */
+static bool series(const struct cm_sys *sys)
 {
 	return sys->flavour == CM_PATCHED;
+}
+
+static bool bpf(const struct cm_sys *sys)
+{
+	return sys->flavour == CM_BPF;
+}
+
+/* Either backend of the rules. */
+static bool uns(const struct cm_sys *sys)
+{
+	return series(sys) || bpf(sys);
 }
 
 static bool cap_valid(const struct cm_sys *sys, uint64_t cap)
@@ -68,7 +87,7 @@ static unsigned int secure_all_bits(const struct cm_sys *sys)
 			    CM_SECBIT(CM_SECURE_KEEP_CAPS) |
 			    CM_SECBIT(CM_SECURE_NO_CAP_AMBIENT_RAISE);
 
-	if (uns(sys))
+	if (series(sys))
 		bits |= CM_SECBIT(CM_SECURE_USERNS_STRICT_CAPS);
 	return bits;
 }
@@ -90,7 +109,7 @@ void cm_sys_init(struct cm_sys *sys, enum cm_flavour flavour)
 void cm_cred_init_root(const struct cm_sys *sys, struct cm_cred *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->pE = c->pP = c->X = c->pU = sys->full;
+	c->pE = c->pP = c->X = c->pU = c->bound = sys->full;
 }
 
 /* ---- id maps ------------------------------------------------------------ */
@@ -156,7 +175,7 @@ static bool owner_rule(const struct cm_sys *sys, const struct cm_cred *c, int ns
 }
 
 /* cap_capable() of 6.1: walk from the target namespace up to the cred's. */
-bool cm_ns_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
+static bool cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
 {
 	if (cap < 0 || cap > sys->last_cap)
 		return false;
@@ -171,15 +190,46 @@ bool cm_ns_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, in
 	}
 }
 
+/*
+ * The BPF backend's lsm/capable, after cap_capable() granted: a cap granted
+ * from the cred's own sets (target = its own namespace) must be in bound;
+ * a grant by ownership (rule 11, target below) stands.
+ */
+static bool bpf_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
+{
+	return !bpf(sys) || ns != c->ns || has(c->bound, cap);
+}
+
+bool cm_ns_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
+{
+	return cap_capable(sys, c, ns, cap) && bpf_capable(sys, c, ns, cap);
+}
+
 bool cm_capable(const struct cm_sys *sys, const struct cm_cred *c, int cap)
 {
 	return cm_ns_capable(sys, c, 0, cap);
 }
 
-/* cap_inh_is_capped(): "capped" unless CAP_SETPCAP is in pE (own namespace). */
+/*
+ * cap_inh_is_capped() and PR_SET_SECUREBITS: CAP_SETPCAP in pE, asked of
+ * cap_capable() directly, so no other LSM (the BPF backend neither) has a
+ * say.
+ */
+static bool setpcap_uncapped(const struct cm_sys *sys, const struct cm_cred *c)
+{
+	return cap_capable(sys, c, c->ns, CAP_SETPCAP);
+}
+
+/* ns_capable(current_user_ns(), CAP_SETPCAP): every LSM has a say. */
 static bool setpcap_in_own_ns(const struct cm_sys *sys, const struct cm_cred *c)
 {
 	return cm_ns_capable(sys, c, c->ns, CAP_SETPCAP);
+}
+
+/* The sets as the series holds them: on the BPF backend, kernel set & bound. */
+static cm_caps series_view(const struct cm_cred *c, cm_caps set)
+{
+	return set & c->bound;
 }
 
 /* ---- rule 1: fork ----------------------------------------------------- */
@@ -252,11 +302,26 @@ static void exec_privileged_root(const struct cm_cred *old, struct cm_cred *new,
 static void exec_setuid_root_resets_pU(const struct cm_sys *sys, const struct cm_cred *old,
 				       struct cm_cred *new, uint32_t root_uid)
 {
-	if (!uns(sys) || MUTANT(4))
+	if (!series(sys) || MUTANT(4))
 		return;
 	if (root_uid != CM_ID_NONE && new->euid == root_uid && old->euid != root_uid &&
 	    !subset(new->pP, old->pP))
 		new->pU = new->X;
+}
+
+/*
+ * Rule 10 as the BPF backend states it (lsm/bprm_creds_from_file, after the
+ * capability LSM): the euid changes and pP as the series sees it grows:
+ * p'U = X as the series sees it.
+ */
+static void exec_gain_resets_pU_bpf(const struct cm_sys *sys, const struct cm_cred *old,
+				    struct cm_cred *new)
+{
+	if (!bpf(sys) || MUTANT(4))
+		return;
+	if (new->euid != old->euid &&
+	    !subset(series_view(new, new->pP), series_view(new, old->pP)))
+		new->pU = series_view(new, new->X);
 }
 
 int cm_execve(const struct cm_sys *sys, struct cm_cred *c, const struct cm_file *f)
@@ -283,6 +348,7 @@ int cm_execve(const struct cm_sys *sys, struct cm_cred *c, const struct cm_file 
 	new.pE = effective ? new.pP : new.pA;
 	new.securebits &= ~CM_SECBIT(CM_SECURE_KEEP_CAPS);
 	exec_setuid_root_resets_pU(sys, old, &new, root_uid); /* rule 1 otherwise */
+	exec_gain_resets_pU_bpf(sys, old, &new);
 	*c = new;
 	return 0;
 }
@@ -297,7 +363,7 @@ int cm_capset(const struct cm_sys *sys, struct cm_cred *c, cm_caps eff, cm_caps 
 	perm &= sys->full;
 	inh &= sys->full;
 
-	if (!setpcap_in_own_ns(sys, c) && !subset(inh, c->pI | c->pP))
+	if (!setpcap_uncapped(sys, c) && !subset(inh, c->pI | c->pP))
 		return -EPERM;
 	if (!subset(inh, c->pI | c->X))
 		return -EPERM;
@@ -333,7 +399,7 @@ static long prctl_set_securebits(const struct cm_sys *sys, struct cm_cred *c, ui
 	uint64_t old = c->securebits;
 
 	if ((((old & all_locks) >> 1) & (old ^ bits)) || (old & all_locks & ~bits) ||
-	    (bits & ~(all_locks | all_bits)) || !setpcap_in_own_ns(sys, c))
+	    (bits & ~(all_locks | all_bits)) || !setpcap_uncapped(sys, c))
 		return -EPERM;
 	c->securebits = (unsigned int)bits;
 	return 0;
@@ -380,16 +446,16 @@ static long prctl_cap_ambient(const struct cm_sys *sys, struct cm_cred *c, uint6
 }
 
 /* Rule 2, RAISE: p'U = (pE ∋ CAP_SETPCAP) ? X : (X ∩ pP); an already set bit
- * always succeeds. */
-static bool uns_raiseable(const struct cm_sys *sys, const struct cm_cred *c, int cap)
+ * always succeeds.  The sets are the series' (on the BPF backend: & bound). */
+static bool uns_raiseable(const struct cm_cred *c, int cap)
 {
 	if (has(c->pU, cap))
 		return true;
-	if (!has(c->X, cap))
+	if (!has(series_view(c, c->X), cap))
 		return false;
 	if (MUTANT(5))
 		return true;
-	return setpcap_in_own_ns(sys, c) || has(c->pP, cap);
+	return has(series_view(c, c->pE), CAP_SETPCAP) || has(series_view(c, c->pP), cap);
 }
 
 /* Rule 2: prctl(PR_CAP_USERNS, op, cap, 0, 0). */
@@ -409,7 +475,7 @@ static long prctl_cap_userns(const struct cm_sys *sys, struct cm_cred *c, uint64
 	if (op != CM_PR_CAP_OP_RAISE && op != CM_PR_CAP_OP_LOWER)
 		return -EINVAL;
 	if (op == CM_PR_CAP_OP_RAISE) {
-		if (!uns_raiseable(sys, c, (int)cap))
+		if (!uns_raiseable(c, (int)cap))
 			return -EPERM;
 		c->pU |= CM_BIT(cap);
 	} else {
@@ -418,7 +484,61 @@ static long prctl_cap_userns(const struct cm_sys *sys, struct cm_cred *c, uint64
 	return 0;
 }
 
-long cm_prctl(const struct cm_sys *sys, struct cm_cred *c, int option, uint64_t arg2,
+/*
+ * Rule 5 on the BPF backend: the strict bits through an extension op, with
+ * the rules of PR_SET_SECUREBITS for bits 8/9 (a locked bit keeps its value,
+ * a lock stays) and CAP_SETPCAP as the series sees pE.
+ */
+static long bpf_strict_set(struct cm_cred *c, uint64_t bits)
+{
+	unsigned int old = c->uns_strict;
+
+	if (bits & ~(uint64_t)(CM_BPF_STRICT | CM_BPF_STRICT_LOCKED))
+		return -EPERM;
+	if ((old & CM_BPF_STRICT_LOCKED) &&
+	    (((old ^ bits) & CM_BPF_STRICT) || !(bits & CM_BPF_STRICT_LOCKED)))
+		return -EPERM;
+	if (!has(series_view(c, c->pE), CAP_SETPCAP))
+		return -EPERM;
+	c->uns_strict = (unsigned int)bits;
+	return 0;
+}
+
+/* Rule 6 on the BPF backend: no CAP_SYS_CONTROL on a stock kernel, so
+ * CAP_SYS_ADMIN (as the series sees pE) in the initial namespace. */
+static long bpf_mask_lower(struct cm_sys *sys, const struct cm_cred *c, uint64_t cap)
+{
+	if (sys->ns[c->ns].level != 0 || !has(series_view(c, c->pE), CAP_SYS_ADMIN))
+		return -EPERM;
+	sys->mask &= ~CM_BIT(cap);
+	return 0;
+}
+
+/* prctl(PR_CAP_USERNS, op >= 0x4300, arg3, 0, 0) on the BPF backend. */
+static long bpf_extension_op(struct cm_sys *sys, struct cm_cred *c, uint64_t op, uint64_t arg3)
+{
+	switch (op) {
+	case CM_BPF_OP_PROBE:
+		return arg3 ? -EINVAL : CM_BPF_ABI_VERSION;
+	case CM_BPF_OP_STRICT_GET:
+		return arg3 ? -EINVAL : (long)c->uns_strict;
+	case CM_BPF_OP_STRICT_SET:
+		return bpf_strict_set(c, arg3);
+	}
+	if (!cap_valid(sys, arg3))
+		return -EINVAL;
+	switch (op) {
+	case CM_BPF_OP_MASK_IS_SET:
+		return has(sys->mask, (int)arg3);
+	case CM_BPF_OP_MASK_LOWER:
+		return bpf_mask_lower(sys, c, arg3);
+	case CM_BPF_OP_BOUND_IS_SET:
+		return has(c->bound, (int)arg3);
+	}
+	return -EINVAL;
+}
+
+long cm_prctl(struct cm_sys *sys, struct cm_cred *c, int option, uint64_t arg2,
 	      uint64_t arg3, uint64_t arg4, uint64_t arg5)
 {
 	switch (option) {
@@ -442,6 +562,8 @@ long cm_prctl(const struct cm_sys *sys, struct cm_cred *c, int option, uint64_t 
 		/* Unknown to the capability LSM without the series: sys_prctl's EINVAL. */
 		if (!uns(sys))
 			return -EINVAL;
+		if (bpf(sys) && arg2 >= CM_BPF_OP_PROBE)
+			return (arg4 | arg5) ? -EINVAL : bpf_extension_op(sys, c, arg2, arg3);
 		return prctl_cap_userns(sys, c, arg2, arg3, arg4, arg5);
 	default:
 		return -EINVAL;
@@ -456,25 +578,48 @@ static void uns_enter_stock(const struct cm_sys *sys, struct cm_cred *c)
 	c->X = c->pP = c->pE = sys->full;
 }
 
+/* Rule 3a and 3b: p'U = pU ∩ (strict ? X : all) ∩ mask. */
+static cm_caps uns_entry_set(const struct cm_sys *sys, const struct cm_cred *c)
+{
+	bool strict = series(sys) ? secure(c, CM_SECURE_USERNS_STRICT_CAPS)
+				  : (c->uns_strict & CM_BPF_STRICT);
+	cm_caps pU = c->pU;
+
+	if (strict && !MUTANT(1))
+		pU &= series_view(c, c->X); /* 3a */
+	if (!MUTANT(3))
+		pU &= sys->mask; /* 3b */
+	return pU;
+}
+
+/* Rule 3c in the series: X = pP = pE = p'U. */
 static void uns_enter_bounded(const struct cm_sys *sys, struct cm_cred *c)
 {
-	if (secure(c, CM_SECURE_USERNS_STRICT_CAPS) && !MUTANT(1))
-		c->pU &= c->X; /* 3a */
-	if (!MUTANT(3))
-		c->pU &= sys->mask; /* 3b */
-	c->X = c->pP = c->pE = c->pU; /* 3c */
+	c->pU = uns_entry_set(sys, c);
+	c->X = c->pP = c->pE = c->pU;
+}
+
+/* Rule 3c on the BPF backend: the kernel's sets are stock; bound = p'U, and
+ * the strict bits (the backend's securebits 8/9) are reset. */
+static void uns_enter_recorded(struct cm_sys *sys, struct cm_cred *c)
+{
+	c->pU = c->bound = uns_entry_set(sys, c);
+	c->uns_strict = 0;
+	uns_enter_stock(sys, c);
 }
 
 static void uns_enter(struct cm_sys *sys, struct cm_cred *c, int ns, bool by_setns)
 {
-	if (uns(sys) && !(by_setns && MUTANT(2)))
+	if (!uns(sys) || (by_setns && MUTANT(2)))
+		uns_enter_stock(sys, c);
+	else if (series(sys))
 		uns_enter_bounded(sys, c);
 	else
-		uns_enter_stock(sys, c);
+		uns_enter_recorded(sys, c);
 	c->pI = c->pA = 0;
 	c->securebits = 0; /* SECUREBITS_DEFAULT */
 	c->ns = ns;
-	sys->ns[ns].ceiling |= c->X;
+	sys->ns[ns].ceiling |= series_view(c, c->X);
 	sys->ns[ns].entered_by_setns |= by_setns;
 }
 
@@ -647,7 +792,7 @@ int cm_setgid_all(const struct cm_sys *sys, struct cm_cred *c, uint32_t gid)
  */
 int cm_mask_write(struct cm_sys *sys, const struct cm_cred *c, uint64_t value)
 {
-	if (!uns(sys))
+	if (!series(sys))
 		return -ENOENT;
 	if (c->euid != 0)
 		return -EACCES;
@@ -673,7 +818,7 @@ int cm_umh_write(struct cm_sys *sys, const struct cm_cred *c, enum cm_umh_set wh
 		set = &sys->umh_inheritable;
 		break;
 	case CM_UMH_USERNS:
-		if (!uns(sys))
+		if (!series(sys))
 			return -ENOENT;
 		set = &sys->umh_userns;
 		break;
@@ -695,7 +840,7 @@ void cm_umh_cred(const struct cm_sys *sys, struct cm_cred *h)
 	cm_cred_init_root(sys, h);
 	h->X &= sys->umh_bset;
 	h->pI &= sys->umh_inheritable;
-	if (uns(sys))
+	if (series(sys))
 		h->pU &= sys->umh_userns;
 }
 
@@ -716,7 +861,9 @@ void cm_observe(const struct cm_sys *sys, const struct cm_cred *c, struct cm_obs
 	o->pI = c->pI;
 	o->pA = c->pA;
 	o->X = c->X;
-	o->pU = uns(sys) ? c->pU : 0; /* no CapUNs line without the series */
+	o->pU = uns(sys) ? c->pU : 0; /* no CapUNs line, no prctl(48) without either */
+	o->bound = bpf(sys) ? c->bound : 0;
+	o->uns_strict = bpf(sys) ? c->uns_strict : 0;
 	o->securebits = c->securebits;
 	o->uid = visible_uid(sys, c->ns, c->uid);
 	o->euid = visible_uid(sys, c->ns, c->euid);
@@ -734,6 +881,13 @@ const char *cm_check_invariants(const struct cm_sys *sys, const struct cm_cred *
 {
 	const struct cm_ns *ns = &sys->ns[c->ns];
 	cm_caps all = c->pE | c->pP | c->pI | c->pA | c->X | c->pU;
+	/*
+	 * On the BPF backend the kernel's sets are full in a namespace; what it
+	 * holds is their part inside bound.  pI and pA are left out there: a
+	 * stock capset checks pI against the kernel's X, and bound still cuts
+	 * whatever an exec makes of them.
+	 */
+	cm_caps held = bpf(sys) ? series_view(c, c->pE | c->pP | c->X) | c->pU | c->bound : all;
 
 	if (!subset(c->pA, c->pP & c->pI))
 		return "ambient not within permitted and inheritable";
@@ -743,7 +897,9 @@ const char *cm_check_invariants(const struct cm_sys *sys, const struct cm_cred *
 		return "a set holds a bit beyond CAP_LAST_CAP";
 	if (!uns(sys) || c->ns == 0)
 		return NULL;
-	if (!subset(all, ns->ceiling))
+	if (bpf(sys) && !subset(c->pU, c->bound))
+		return "pU holds a cap outside the set recorded at namespace entry";
+	if (!subset(held, ns->ceiling))
 		return "a set holds a cap never brought into its namespace";
 	for (int i = 1; i < sys->nns; i++) {
 		const struct cm_ns *n = &sys->ns[i];
@@ -759,10 +915,12 @@ char *cm_format_obs(const struct cm_obs *o, char *buf, size_t len)
 {
 	snprintf(buf, len,
 		 "CapEff=%016llx CapPrm=%016llx CapInh=%016llx CapAmb=%016llx "
-		 "CapBnd=%016llx CapUNs=%016llx secbits=%#x uid=%u/%u/%u level=%d",
+		 "CapBnd=%016llx CapUNs=%016llx bound=%016llx strict=%#x secbits=%#x "
+		 "uid=%u/%u/%u level=%d",
 		 (unsigned long long)o->pE, (unsigned long long)o->pP,
 		 (unsigned long long)o->pI, (unsigned long long)o->pA,
-		 (unsigned long long)o->X, (unsigned long long)o->pU, o->securebits, o->uid,
-		 o->euid, o->suid, o->level);
+		 (unsigned long long)o->X, (unsigned long long)o->pU,
+		 (unsigned long long)o->bound, o->uns_strict, o->securebits, o->uid, o->euid,
+		 o->suid, o->level);
 	return buf;
 }

@@ -59,7 +59,23 @@ typedef uint64_t cm_caps;
 enum cm_flavour {
 	CM_PATCHED,   /* 6.1 with the capuns series */
 	CM_UNPATCHED, /* the same 6.1 without it: no pU, caps 0..40 */
+	CM_BPF,	      /* a stock kernel (caps 0..40) with the capuns BPF-LSM backend */
 };
+
+/*
+ * The BPF backend's extension operations of prctl(PR_CAP_USERNS), and its
+ * strict bits (bpf/README.md).  The model states their rules itself; the
+ * values are the ABI's (include/capuns-bpf-abi.h).
+ */
+#define CM_BPF_OP_PROBE 0x4300
+#define CM_BPF_OP_STRICT_GET 0x4301
+#define CM_BPF_OP_STRICT_SET 0x4302
+#define CM_BPF_OP_MASK_IS_SET 0x4303
+#define CM_BPF_OP_MASK_LOWER 0x4304
+#define CM_BPF_OP_BOUND_IS_SET 0x4305
+#define CM_BPF_ABI_VERSION 1
+#define CM_BPF_STRICT 0x1
+#define CM_BPF_STRICT_LOCKED 0x2
 
 /* Rule 7: the usermodehelper sysctls (kernel/usermodehelper/...). */
 enum cm_umh_set { CM_UMH_BSET, CM_UMH_INHERITABLE, CM_UMH_USERNS };
@@ -89,6 +105,14 @@ struct cm_sys {
 
 struct cm_cred {
 	cm_caps pE, pP, pI, pA, X, pU;
+	/*
+	 * CM_BPF only: the set recorded at namespace entry (the series writes it
+	 * into X, pP and pE; the backend bounds every capability check from the
+	 * cred's own sets by it) and the strict bits, which a stock kernel keeps
+	 * out of securebits.  Full and 0 elsewhere.
+	 */
+	cm_caps bound;
+	unsigned int uns_strict;
 	unsigned int securebits;
 	int ns;
 	uint32_t uid, euid, suid, fsuid; /* kuids */
@@ -108,6 +132,8 @@ struct cm_file {
  * /proc/self/status, PR_GET_SECUREBITS, getresuid, the namespace depth). */
 struct cm_obs {
 	cm_caps pE, pP, pI, pA, X, pU;
+	cm_caps bound;		 /* CM_BPF only, else 0 */
+	unsigned int uns_strict; /* CM_BPF only, else 0 */
 	unsigned int securebits;
 	uint32_t uid, euid, suid; /* as seen inside the task's namespace */
 	int level;
@@ -117,7 +143,10 @@ struct cm_obs {
 void cm_sys_init(struct cm_sys *sys, enum cm_flavour flavour);
 void cm_cred_init_root(const struct cm_sys *sys, struct cm_cred *c);
 
-/* Capability checks: cap_capable() of 6.1, owner rule included (rule 11). */
+/*
+ * Capability checks as security_capable() makes them: cap_capable() of 6.1,
+ * owner rule included (rule 11), then, on CM_BPF, the backend's lsm/capable.
+ */
 bool cm_ns_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap);
 bool cm_capable(const struct cm_sys *sys, const struct cm_cred *c, int cap);
 bool cm_ns_is_ancestor(const struct cm_sys *sys, int ancestor, int ns);
@@ -132,7 +161,7 @@ void cm_fork(const struct cm_cred *parent, struct cm_cred *child);
 int cm_execve(const struct cm_sys *sys, struct cm_cred *c, const struct cm_file *f);
 int cm_capset(const struct cm_sys *sys, struct cm_cred *c, cm_caps eff, cm_caps perm,
 	      cm_caps inh);
-long cm_prctl(const struct cm_sys *sys, struct cm_cred *c, int option, uint64_t arg2,
+long cm_prctl(struct cm_sys *sys, struct cm_cred *c, int option, uint64_t arg2,
 	      uint64_t arg3, uint64_t arg4, uint64_t arg5);
 int cm_unshare_user(struct cm_sys *sys, struct cm_cred *c);
 int cm_map_root(struct cm_sys *sys, const struct cm_cred *writer, int ns);

@@ -9,9 +9,13 @@
  * it with the reference model.  A mismatch is shrunk to a minimal
  * subsequence and printed with the command line that replays it.
  *
- *   diff-runner --flavour patched|unpatched [--count N] [--seed S]
+ *   diff-runner --flavour patched|unpatched|bpf [--count N] [--seed S]
  *               [--mask] [--expect-mismatch] [--replay [--keep i,j,...]]
  *               [--time-limit SEC]
+ *
+ * On the BPF backend (stock kernel, flavour bpf) prctl(PR_CAP_USERNS) answers
+ * are decoded as libcapuns does, and pU, the entry bound and the strict
+ * bits are observed through the backend's prctl operations.
  *
  * Output is TAP.  Built with -DCAPMODEL_MUTATION=N it runs a deliberately
  * wrong model: with --expect-mismatch, finding the bug is the pass.
@@ -37,6 +41,7 @@
 
 #include "capmodel.h"
 #include "capuns-abi.h"
+#include "capuns-bpf-abi.h"
 #include "seq.h"
 
 #ifndef CAPMODEL_MUTATION
@@ -59,16 +64,43 @@ struct rec {
 	uint32_t securebits;
 	uint32_t uid, euid, suid;
 	int32_t has_capuns; /* /proc/self/status has a CapUNs line */
+	uint64_t bound;	    /* BPF backend: set recorded at namespace entry */
+	uint32_t uns_strict; /* BPF backend: strict bits */
 };
 
 /* ---- executor --------------------------------------------------------- */
 
 static int nheld;
 static int tap_no = 1; /* TAP number of this run's result line */
+static bool bpf_backend; /* flavour bpf: prctl(48) answers are encoded */
 
 static long neg_errno(long r)
 {
 	return r < 0 ? -errno : r;
+}
+
+/* prctl(PR_CAP_USERNS, ...) as the series answers it, on either backend. */
+static long uns_prctl(uint64_t op, uint64_t arg3, uint64_t arg4, uint64_t arg5)
+{
+	long r = prctl(PR_CAP_USERNS, op, arg3, arg4, arg5);
+
+	return bpf_backend ? capuns_bpf_decode(r, errno) : neg_errno(r);
+}
+
+/* A set read bit by bit through a BPF extension op or IS_SET; ~0 if any
+ * answer is not 0 or 1 (the mismatch then shows). */
+static uint64_t bpf_set(uint64_t op, int last_cap)
+{
+	uint64_t set = 0;
+
+	for (int c = 0; c <= last_cap; c++) {
+		long v = uns_prctl(op, (uint64_t)c, 0, 0);
+
+		if (v != 0 && v != 1)
+			return ~0ULL;
+		set |= (uint64_t)v << c;
+	}
+	return set;
 }
 
 static uint64_t status_field(const char *buf, const char *name, int *found)
@@ -122,6 +154,13 @@ static void observe(struct rec *r)
 		r->pI = ~0ULL;
 	r->securebits = (uint32_t)prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
 	syscall(SYS_getresuid, &r->uid, &r->euid, &r->suid);
+	if (bpf_backend) {
+		long strict = uns_prctl(CAPUNS_BPF_OP_STRICT_GET, 0, 0, 0);
+
+		r->pU = bpf_set(PR_CAP_USERNS_IS_SET, r->nvalid - 1);
+		r->bound = bpf_set(CAPUNS_BPF_OP_BOUND_IS_SET, r->nvalid - 1);
+		r->uns_strict = strict < 0 ? ~0U : (uint32_t)strict;
+	}
 }
 
 static void report(int step, long ret)
@@ -361,7 +400,8 @@ static long do_exec(const struct seq *q, int step, const char *enc)
 {
 	const struct seq_op *op = &q->op[step];
 	char path[128], sstep[16], sheld[16];
-	char *argv[] = { path, "--exec-continue", (char *)enc, sstep, sheld, NULL };
+	char *argv[] = { path, "--exec-continue", (char *)enc, sstep, sheld,
+			 bpf_backend ? "bpf" : "kernel", NULL };
 	char *envp[] = { NULL };
 
 	if (op->kind == OP_EXEC_SUID)
@@ -416,7 +456,11 @@ static void execute(const struct seq *q, int start, const char *enc)
 			set_caps(op, &ret);
 			break;
 		case OP_PRCTL:
-			ret = neg_errno(prctl((int)op->a[0], op->a[1], op->a[2], op->a[3], op->a[4]));
+			if (op->a[0] == PR_CAP_USERNS)
+				ret = uns_prctl(op->a[1], op->a[2], op->a[3], op->a[4]);
+			else
+				ret = neg_errno(prctl((int)op->a[0], op->a[1], op->a[2], op->a[3],
+						      op->a[4]));
 			break;
 		case OP_UNSHARE:
 		case OP_UNSHARE_BARE:
@@ -500,9 +544,17 @@ struct outcome {
 };
 
 
+static const char *flavour_name(enum cm_flavour f)
+{
+	return f == CM_PATCHED ? "patched" : f == CM_BPF ? "bpf" : "unpatched";
+}
+
 static uint64_t read_mask(void)
 {
 	char buf[64] = "";
+
+	if (bpf_backend)
+		return bpf_set(CAPUNS_BPF_OP_MASK_IS_SET, CM_CAP_LAST_STOCK);
 	int fd = open(CAPUNS_MASK_SYSCTL, O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
 
@@ -535,6 +587,10 @@ static bool obs_equal(const struct cm_sys *sys, const struct rec *r, const struc
 		f = "securebits";
 	else if (r->uid != o->uid || r->euid != o->euid || r->suid != o->suid)
 		f = "uid/euid/suid";
+	else if (r->bound != o->bound)
+		f = "bound (BPF backend: set recorded at namespace entry)";
+	else if (r->uns_strict != o->uns_strict)
+		f = "strict bits (BPF backend)";
 	else if (r->nvalid != sys->last_cap + 1)
 		f = "number of valid caps";
 	else if (r->has_capuns != (sys->flavour == CM_PATCHED))
@@ -566,7 +622,7 @@ static void run_one(const struct opts *o, const struct seq *q, struct outcome *o
 
 	memset(out, 0, sizeof(*out));
 	out->bad_step = -1;
-	if (so.flavour == CM_PATCHED)
+	if (so.flavour != CM_UNPATCHED)
 		so.start_mask = read_mask();
 	seq_state_init(&st, &so);
 	if (pipe2(p, O_CLOEXEC))
@@ -685,6 +741,8 @@ static void rec_to_obs(const struct rec *r, struct cm_obs *ob)
 	ob->X = r->X;
 	ob->pU = r->pU;
 	ob->securebits = r->securebits;
+	ob->bound = r->bound;
+	ob->uns_strict = r->uns_strict;
 	ob->uid = r->uid;
 	ob->euid = r->euid;
 	ob->suid = r->suid;
@@ -699,7 +757,7 @@ static void print_mismatch(const struct opts *o, const struct seq *q, const bool
 	size_t off = 0;
 
 	printf("#   reproduce: diff-runner --flavour %s%s%s --seed %" PRIu64 " --replay",
-	       o->s.flavour == CM_PATCHED ? "patched" : "unpatched", o->s.fcaps ? "" : " --no-fcaps",
+	       flavour_name(o->s.flavour), o->s.fcaps ? "" : " --no-fcaps",
 	       o->s.mask ? " --mask" : "", q->seed);
 	for (int i = 0; i < q->n; i++)
 		if (keep[i])
@@ -920,7 +978,7 @@ static int prepare(struct opts *o)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: diff-runner --flavour patched|unpatched [--count N] [--seed S] "
+	fprintf(stderr, "usage: diff-runner --flavour patched|unpatched|bpf [--count N] [--seed S] "
 			"[--mask] [--no-fcaps] [--expect-mismatch] [--time-limit SEC] "
 			"[--replay [--keep i,j,...]]\n");
 	exit(2);
@@ -931,11 +989,12 @@ int main(int argc, char **argv)
 	struct opts o = { .s = { .flavour = CM_PATCHED, .fcaps = true }, .count = 1000, .seed = 1, .tap = 1 };
 	bool flavour_given = false;
 
-	if (argc == 5 && strcmp(argv[1], "--exec-continue") == 0) {
+	if (argc == 6 && strcmp(argv[1], "--exec-continue") == 0) {
 		struct seq q;
 		int step = atoi(argv[3]);
 
 		nheld = atoi(argv[4]);
+		bpf_backend = strcmp(argv[5], "bpf") == 0;
 		if (seq_decode(&q, argv[2]) || step < 0 || step >= q.n)
 			_exit(118);
 		report(step, 0);
@@ -951,6 +1010,8 @@ int main(int argc, char **argv)
 				o.s.flavour = CM_PATCHED;
 			else if (!strcmp(v, "unpatched"))
 				o.s.flavour = CM_UNPATCHED;
+			else if (!strcmp(v, "bpf"))
+				o.s.flavour = CM_BPF;
 			else
 				usage();
 			i++;
@@ -996,18 +1057,23 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* The kernel must be the one the model describes. */
+	bpf_backend = o.s.flavour == CM_BPF;
 	errno = 0;
-	if ((prctl(PR_CAP_USERNS, PR_CAP_USERNS_IS_SET, 0, 0, 0) < 0) != (o.s.flavour == CM_UNPATCHED)) {
+	if (bpf_backend ? uns_prctl(CAPUNS_BPF_OP_PROBE, 0, 0, 0) != CAPUNS_BPF_ABI_VERSION
+			: (prctl(PR_CAP_USERNS, PR_CAP_USERNS_IS_SET, 0, 0, 0) < 0) !=
+				  (o.s.flavour == CM_UNPATCHED)) {
 		printf("not ok %d - kernel does not look %s (prctl(PR_CAP_USERNS): %s)\n", tap_no,
-		       o.s.flavour == CM_PATCHED ? "patched" : "unpatched", strerror(errno));
+		       o.s.flavour == CM_BPF ? "like a stock kernel with the BPF backend loaded"
+					     : flavour_name(o.s.flavour),
+		       strerror(errno));
 		return 1;
 	}
-	if (o.s.mask && o.s.flavour != CM_PATCHED)
+	if (o.s.mask && o.s.flavour == CM_UNPATCHED)
 		usage();
 	if (prepare(&o))
 		return 1;
 	printf("# diff-runner: flavour %s, model mutation %d, file caps %s, mask writes %s\n",
-	       o.s.flavour == CM_PATCHED ? "patched" : "unpatched", CAPMODEL_MUTATION,
+	       flavour_name(o.s.flavour), CAPMODEL_MUTATION,
 	       o.s.fcaps ? "on" : "off", o.s.mask ? "on" : "off");
 	return o.replay ? replay(&o) : batch(&o);
 }

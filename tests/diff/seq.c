@@ -72,7 +72,38 @@ static uint64_t pick_uid(uint64_t *s)
 	return ids[below(s, 4)];
 }
 
-static void gen_prctl(uint64_t *s, struct seq_op *op, const struct seq_state *st)
+/* The BPF backend's extension ops: the strict bits, the mask, the bound. */
+static void gen_bpf_extension(uint64_t *s, uint64_t *a, const struct seq_state *st,
+			      const struct seq_opts *o)
+{
+	unsigned int r = below(s, 100);
+
+	a[0] = CM_PR_CAP_USERNS;
+	if (r < 55) {
+		a[1] = CM_BPF_OP_STRICT_SET;
+		a[2] = st->cred.uns_strict ^ (1U << below(s, 2));
+		if (chance(s, 20))
+			a[2] ^= 1U << below(s, 2);
+		if (chance(s, 5))
+			a[2] |= 1ULL << below(s, 64);
+	} else if (r < 65) {
+		a[1] = CM_BPF_OP_STRICT_GET;
+	} else if (r < 80) {
+		a[1] = CM_BPF_OP_BOUND_IS_SET;
+		a[2] = pick_cap(s, st->sys.last_cap);
+	} else if (r < 90 || !o->mask) {
+		a[1] = chance(s, 20) ? CM_BPF_OP_PROBE : CM_BPF_OP_MASK_IS_SET;
+		a[2] = a[1] == CM_BPF_OP_PROBE ? chance(s, 10) : pick_cap(s, st->sys.last_cap);
+	} else {
+		a[1] = CM_BPF_OP_MASK_LOWER;
+		a[2] = pick_cap(s, st->sys.last_cap);
+	}
+	if (chance(s, 3))
+		a[1] = CM_BPF_OP_PROBE + 6 + below(s, 3); /* unknown: EINVAL */
+}
+
+static void gen_prctl(uint64_t *s, struct seq_op *op, const struct seq_state *st,
+		      const struct seq_opts *o)
 {
 	const struct cm_cred *c = &st->cred;
 	int last = st->sys.last_cap;
@@ -82,6 +113,10 @@ static void gen_prctl(uint64_t *s, struct seq_op *op, const struct seq_state *st
 	memset(a, 0, sizeof(op->a));
 	switch (below(s, 20)) {
 	case 0 ... 8: /* rule 2 */
+		if (st->sys.flavour == CM_BPF && chance(s, 30)) {
+			gen_bpf_extension(s, a, st, o);
+			break;
+		}
 		a[0] = CM_PR_CAP_USERNS;
 		a[1] = chance(s, 5) ? below(s, 7) : (uint64_t[]){ 1, 2, 2, 3, 3, 3, 4 }[below(s, 7)];
 		a[2] = a[1] == CM_PR_CAP_OP_CLEAR_ALL && !chance(s, 10) ? 0 : pick_cap(s, last);
@@ -156,7 +191,7 @@ static void gen_one(uint64_t *s, struct seq_op *op, const struct seq_state *st,
 		unsigned int r = below(s, 100);
 
 		if (r < 30) {
-			gen_prctl(s, op, st);
+			gen_prctl(s, op, st, o);
 		} else if (r < 37) {
 			gen_capset(s, op, st);
 		} else if (r < 49) {
@@ -202,6 +237,13 @@ static void gen_one(uint64_t *s, struct seq_op *op, const struct seq_state *st,
 		} else {
 			if (!o->mask)
 				continue;
+			if (o->flavour == CM_BPF) { /* no sysctl: an extension op */
+				op->kind = OP_PRCTL;
+				op->a[0] = CM_PR_CAP_USERNS;
+				op->a[1] = CM_BPF_OP_MASK_LOWER;
+				op->a[2] = (uint64_t)hot_caps[below(s, 8)] % (uint64_t)(st->sys.last_cap + 1);
+				return;
+			}
 			op->kind = OP_MASK;
 			op->a[0] = st->sys.full & ~CM_BIT(hot_caps[below(s, 8)]);
 		}
@@ -238,7 +280,7 @@ void seq_state_init(struct seq_state *st, const struct seq_opts *o)
 {
 	memset(st, 0, sizeof(*st));
 	cm_sys_init(&st->sys, o->flavour);
-	if (o->flavour == CM_PATCHED)
+	if (o->flavour != CM_UNPATCHED)
 		st->sys.mask = o->start_mask & st->sys.full;
 	cm_cred_init_root(&st->sys, &st->cred);
 }

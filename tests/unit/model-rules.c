@@ -610,6 +610,101 @@ static void test_umh(void)
 	TAP_EQ(h.X, NOT_RAWIO, "rule 7: the helper's namespaces lack rawio");
 }
 
+/*
+ * The BPF backend on a stock kernel (bpf/README.md): the kernel's own sets
+ * stay stock, the backend records the bound at entry and cuts every check
+ * made through security_capable() by it.
+ */
+static void test_bpf_backend(void)
+{
+	struct cm_sys sys;
+	struct cm_cred r, c, owner, child;
+	const cm_caps no_admin = FULL41 & ~CM_BIT(SYS_ADMIN);
+
+	cm_sys_init(&sys, CM_BPF);
+	cm_cred_init_root(&sys, &r);
+	TAP_EQ(sys.full, FULL41, "bpf: a stock kernel has 41 caps");
+	TAP_EQ(cm_prctl(&sys, &r, CM_PR_CAP_USERNS, CM_BPF_OP_PROBE, 0, 0, 0), 1,
+	       "bpf: PROBE answers the ABI version");
+	TAP_EQ(cm_prctl(&sys, &r, CM_PR_CAP_USERNS, CM_PR_CAP_OP_IS_SET, 41, 0, 0), -EINVAL,
+	       "bpf: cap 41 is EINVAL (no CAP_SYS_CONTROL)");
+	TAP_EQ(cm_prctl(&sys, &r, CM_PR_CAP_USERNS, CM_BPF_OP_STRICT_GET, 1, 0, 0), -EINVAL,
+	       "bpf: STRICT_GET with an argument: EINVAL");
+
+	/* Entry: stock sets, bound = p'U. */
+	c = r;
+	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, SYS_ADMIN, 0, 0);
+	TAP_EQ(unshare_r(&sys, &c), 0, "bpf: unshare -r with pU lowered");
+	TAP_EQ(c.pE, FULL41, "bpf: the kernel's pE is full in the namespace");
+	TAP_EQ(c.bound, no_admin, "bpf: bound = p'U");
+	TAP_EQ(cm_ns_capable(&sys, &c, c.ns, SYS_ADMIN), 0, "bpf: CAP_SYS_ADMIN denied there");
+	TAP_EQ(cm_ns_capable(&sys, &c, c.ns, NET_RAW), 1, "bpf: CAP_NET_RAW granted there");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_BPF_OP_BOUND_IS_SET, SYS_ADMIN, 0, 0), 0,
+	       "bpf: BOUND_IS_SET cap_sys_admin: 0");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_RAISE, SYS_ADMIN, 0, 0), -EPERM,
+	       "bpf: RAISE of a cap outside bound: EPERM (X as the series sees it)");
+	/* capset asks cap_capable() itself: the kernel's X is full, so pI may
+	 * take a cap outside bound (the series refuses: X lacks it). */
+	TAP_EQ(cm_capset(&sys, &c, c.pE, c.pP, CM_BIT(SYS_ADMIN)), 0,
+	       "bpf: capset pI = {sys_admin} passes (kernel X is full)");
+
+	/* CAP_SETPCAP outside bound: PR_CAPBSET_DROP asks every LSM, SET_SECUREBITS not. */
+	c = r;
+	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, SETPCAP, 0, 0);
+	unshare_r(&sys, &c);
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, NET_RAW, 0, 0, 0), -EPERM,
+	       "bpf: CAPBSET_DROP without CAP_SETPCAP in bound: EPERM");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x10, 0, 0, 0), 0,
+	       "bpf: SET_SECUREBITS asks cap_capable() only: allowed");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_BPF_OP_STRICT_SET, CM_BPF_STRICT, 0, 0),
+	       -EPERM, "bpf: STRICT_SET without CAP_SETPCAP in bound: EPERM");
+
+	/* Rule 5 through the extension op; rule 3a at the next entry. */
+	c = r;
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x100, 0, 0, 0), -EPERM,
+	       "bpf: securebit 8 is unknown to a stock kernel: EPERM");
+	cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, RAWIO, 0, 0, 0);
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_BPF_OP_STRICT_SET, 3, 0, 0), 0,
+	       "bpf: STRICT_SET strict + lock");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_BPF_OP_STRICT_SET, 2, 0, 0), -EPERM,
+	       "bpf: clearing a locked strict bit: EPERM");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_BPF_OP_STRICT_SET, 4, 0, 0), -EPERM,
+	       "bpf: unknown strict bit: EPERM");
+	TAP_EQ(c.pU, FULL41, "bpf: CAPBSET_DROP leaves pU alone");
+	unshare_r(&sys, &c);
+	TAP_EQ(c.pU, FULL41 & ~CM_BIT(RAWIO), "bpf: rule 3a: the strict bit bounds pU by X");
+	TAP_EQ(c.uns_strict, 0, "bpf: strict bits reset at entry");
+
+	/* Rule 11: a restricted owner still enters its child namespace. */
+	owner = r;
+	cm_prctl(&sys, &owner, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, SYS_ADMIN, 0, 0);
+	unshare_r(&sys, &owner);
+	cm_prctl(&sys, &owner, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, SYS_ADMIN, 0, 0);
+	child = owner;
+	unshare_r(&sys, &child);
+	TAP_EQ(cm_setns_user(&sys, &owner, child.ns), 0,
+	       "bpf: rule 11: the owner enters its child despite bound");
+	TAP_EQ(owner.bound, no_admin, "bpf: setns applies rule 3 (bound = p'U)");
+
+	/* Rule 6: the mask, CAP_SYS_ADMIN in the initial namespace. */
+	TAP_EQ(cm_prctl(&sys, &child, CM_PR_CAP_USERNS, CM_BPF_OP_MASK_LOWER, NET_RAW, 0, 0),
+	       -EPERM, "bpf: MASK_LOWER inside a namespace: EPERM");
+	c = r;
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_BPF_OP_MASK_LOWER, NET_RAW, 0, 0), 0,
+	       "bpf: MASK_LOWER as root");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_BPF_OP_MASK_IS_SET, NET_RAW, 0, 0), 0,
+	       "bpf: MASK_IS_SET after the drop: 0");
+	unshare_r(&sys, &c);
+	TAP_EQ(c.bound, FULL41 & ~CM_BIT(NET_RAW), "bpf: rule 3b: the mask bounds every entry");
+
+	/* Rule 10: alice lowered pU; a setuid-root exec gains privilege. */
+	cm_sys_init(&sys, CM_BPF);
+	login(&sys, &c, ALICE);
+	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, SYS_ADMIN, 0, 0);
+	TAP_EQ(cm_execve(&sys, &c, &suid_root), 0, "bpf: alice execs a setuid-root program");
+	TAP_EQ(c.pU, FULL41, "bpf: rule 10: p'U = X as the series sees it");
+}
+
 int main(void)
 {
 	test_init();
@@ -623,5 +718,6 @@ int main(void)
 	test_setuid();
 	test_namespaces();
 	test_umh();
+	test_bpf_backend();
 	return tap_done();
 }
