@@ -25,7 +25,8 @@ DIFF_RUNNER_DEP := $(DIFF_RUNNER_SRC) $(DIFF_HDR) $(MODEL_HDR) include/capuns-ab
 DIFF_MUTATIONS := 1 2 3 4 5 6
 DIFF_BINS := $(B)/guest/capuns/bin/diff-runner \
 	$(patsubst %,$(B)/guest/capuns/bin/diff-mutant-%,$(DIFF_MUTATIONS))
-DIFF_TESTS := diff-patched diff-unpatched diff-mutants diff-patched-mask diff-fuzz diff-bpf
+DIFF_TESTS := diff-patched diff-unpatched diff-mutants diff-patched-mask diff-fuzz \
+	diff-bpf diff-bpf-mutants
 GUEST_FILES += $(DIFF_BINS) $(patsubst %,$(B)/guest/capuns/tests/%,$(DIFF_TESTS))
 
 $(B)/guest/capuns/bin/diff-runner: $(DIFF_RUNNER_DEP)
