@@ -41,8 +41,10 @@ $(B)/guest/capuns/tests/diff-%: tests/diff/guest/diff-%
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
-# make fuzz: a long differential run on the patched kernel (random seed).
+# make fuzz: long differential runs (random seeds) on the patched kernel
+# and on the stock kernel with the BPF backend, CAPUNS_FUZZ_SECONDS each.
 .PHONY: diff-fuzz
 fuzz: diff-fuzz
 diff-fuzz:
 	CAPUNS_GUEST_TIMEOUT=$${CAPUNS_FUZZ_SECONDS:-3600} vm/run-tests patched diff-fuzz
+	CAPUNS_GUEST_TIMEOUT=$${CAPUNS_FUZZ_SECONDS:-3600} vm/run-tests stock diff-fuzz
