@@ -10,9 +10,10 @@ $(B)/guest/capuns/tests/%.sh: tests/guest/%.sh
 # The harness's own unit test (host side: result parsing).
 UNIT_TESTS += tests/unit/harness-parse.sh
 
-# prctl/sysctl fuzzer of the kernel series (tests/guest/fuzz-prctl.sh).
+# prctl/sysctl fuzzer of the kernel series and of the BPF backend
+# (tests/guest/fuzz-prctl.sh).
 GUEST_FILES += $(B)/guest/capuns/bin/prctl-fuzz
-$(B)/guest/capuns/bin/prctl-fuzz: tests/fuzz/prctl-fuzz.c include/capuns-abi.h
+$(B)/guest/capuns/bin/prctl-fuzz: tests/fuzz/prctl-fuzz.c include/capuns-abi.h include/capuns-bpf-abi.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -pthread -o $@ $<
 
@@ -21,8 +22,9 @@ $(B)/guest/capuns/bin/prctl-fuzz: tests/fuzz/prctl-fuzz.c include/capuns-abi.h
 fuzz: prctl-fuzz
 prctl-fuzz:
 	seed=$$(od -An -N4 -tu4 /dev/urandom | tr -d ' '); echo "prctl-fuzz seed $$seed"; \
-	CAPUNS_GUEST_APPEND="capuns.fuzz_seed=$$seed capuns.fuzz_calls=$${CAPUNS_FUZZ_CALLS:-500000}" \
-		vm/run-tests patched fuzz-prctl.sh
+	export CAPUNS_GUEST_APPEND="capuns.fuzz_seed=$$seed capuns.fuzz_calls=$${CAPUNS_FUZZ_CALLS:-500000}"; \
+	rc=0; vm/run-tests patched fuzz-prctl.sh || rc=1; \
+	vm/run-tests stock fuzz-prctl.sh || rc=1; exit $$rc
 
 # The installed programs under valgrind (host, error paths included).
 UNIT_TESTS += tests/unit/valgrind.sh

@@ -5,6 +5,11 @@
  * of the series. Run in the guest on the patched kernel, last in its suite
  * (it narrows kernel.cap_userns_mask for good).
  *
+ * With --bpf it fuzzes the BPF backend on a stock kernel instead: answers
+ * are decoded as libcapuns does, pU and the entry bound are read through
+ * the backend, and random extension operations replace the sysctls (the
+ * backend's mask is lowered: unload the backend afterwards).
+ *
  * Passing means: every prctl result is one the series documents for its
  * arguments, the sysctls only ever lose bits, unprivileged writes are
  * refused, and no namespace ever holds a capability its creator's pU
@@ -18,18 +23,23 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/capability.h>
 #include <unistd.h>
 
 #include "capuns-abi.h"
+#include "capuns-bpf-abi.h"
 
-#define CAP_LAST 41 /* CAP_SYS_CONTROL on the patched kernel */
+static bool bpf_mode;
+static unsigned long cap_last = 41; /* CAP_SYS_CONTROL on the patched kernel */
 
 static int tap_n, tap_failed;
 
@@ -72,6 +82,38 @@ static unsigned long pick_arg(uint64_t *s)
 	return edges[(r >> 8) % (sizeof(edges) / sizeof(edges[0]))];
 }
 
+/* prctl(PR_CAP_USERNS, ...) as the series answers it: >= 0 or -errno. */
+static long uns_prctl(unsigned long op, unsigned long a3, unsigned long a4, unsigned long a5)
+{
+	long r = prctl(PR_CAP_USERNS, op, a3, a4, a5);
+
+	if (bpf_mode)
+		return capuns_bpf_decode(r, errno);
+	return r < 0 ? -errno : r;
+}
+
+/* A set of the calling thread, bit by bit through the backend. */
+static uint64_t bpf_set(unsigned long op)
+{
+	uint64_t set = 0;
+
+	for (unsigned long c = 0; c <= cap_last; c++) {
+		long v = uns_prctl(op, c, 0, 0);
+
+		if (v != 0 && v != 1)
+			return UINT64_MAX;
+		set |= (uint64_t)v << c;
+	}
+	return set;
+}
+
+static uint64_t status_field(const char *field);
+
+static uint64_t own_pU(void)
+{
+	return bpf_mode ? bpf_set(PR_CAP_USERNS_IS_SET) : status_field("CapUNs:");
+}
+
 static uint64_t status_field(const char *field)
 {
 	char line[256];
@@ -97,7 +139,9 @@ static int expected(unsigned long op, unsigned long cap, unsigned long a4,
 {
 	if (op == PR_CAP_USERNS_CLEAR_ALL)
 		return (cap | a4 | a5) ? -EINVAL : 0;
-	if (cap > CAP_LAST || a4 || a5)
+	if (bpf_mode && op >= CAPUNS_BPF_OP_BASE && op < CAPUNS_BPF_OP_BASE + 0x100)
+		return -2; /* an extension op: fuzz_extension_ops() checks those */
+	if (cap > cap_last || a4 || a5)
 		return -EINVAL;
 	switch (op) {
 	case PR_CAP_USERNS_IS_SET:
@@ -118,26 +162,25 @@ static long fuzz_prctl(uint64_t seed, long calls, int report)
 
 	for (long i = 0; i < calls; i++) {
 		unsigned long op, cap, a4, a5;
-		uint64_t before = status_field("CapUNs:");
+		uint64_t before = own_pU();
 		int had, want, got;
 
 		op = next(&seed) % 4 ? 1 + next(&seed) % 4 : pick_arg(&seed);
-		cap = next(&seed) % 2 ? next(&seed) % (CAP_LAST + 1) : pick_arg(&seed);
+		cap = next(&seed) % 2 ? next(&seed) % (cap_last + 1) : pick_arg(&seed);
 		a4 = next(&seed) % 8 ? 0 : pick_arg(&seed);
 		a5 = next(&seed) % 8 ? 0 : pick_arg(&seed);
-		had = cap <= CAP_LAST ? !!(before & (1ull << cap)) : 0;
+		had = cap <= cap_last ? !!(before & (1ull << cap)) : 0;
 		want = expected(op, cap, a4, a5, had);
-		got = prctl(PR_CAP_USERNS, op, cap, a4, a5);
-		if (got < 0)
-			got = -errno;
+		got = (int)uns_prctl(op, cap, a4, a5);
+		if (want == -2)
+			continue;
 		if (want == -1 ? (got != 0 && got != -EPERM) : got != want) {
 			if (report && bad < 5)
 				printf("# prctl(48, %#lx, %#lx, %#lx, %#lx) = %d, want %d\n",
 				       op, cap, a4, a5, got, want);
 			bad++;
 		}
-		if (status_field("CapUNs:") & ~before &&
-		    !(op == PR_CAP_USERNS_RAISE && got == 0)) {
+		if (own_pU() & ~before && !(op == PR_CAP_USERNS_RAISE && got == 0)) {
 			if (report)
 				printf("# pU grew without a successful RAISE\n");
 			bad++;
@@ -152,10 +195,13 @@ static long fuzz_prctl(uint64_t seed, long calls, int report)
  */
 static int child_in_new_userns(void)
 {
-	uint64_t pu = status_field("CapUNs:");
+	uint64_t pu = own_pU();
 
 	if (unshare(CLONE_NEWUSER))
 		return errno == ENOMEM || errno == ENOSPC ? 0 : 1;
+	/* The backend records p'U as the bound; the kernel's sets stay stock. */
+	if (bpf_mode)
+		return own_pU() & ~pu ? 2 : own_pU() != bpf_set(CAPUNS_BPF_OP_BOUND_IS_SET) ? 3 : 0;
 	if (status_field("CapEff:") & ~pu || status_field("CapBnd:") & ~pu ||
 	    status_field("CapUNs:") & ~pu)
 		return 2;
@@ -175,9 +221,30 @@ struct worker {
 
 static atomic_int stop;
 
+/*
+ * The BPF backend keeps pU per cred object, which threads share until
+ * their next credential change (bpf/README.md); a capset of the thread's
+ * own sets (the raw syscall acts on the calling thread) gives it its own,
+ * as the series gives every thread.
+ */
+static int own_cred(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	return (int)syscall(SYS_capset, &h, d);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
+
+	if (bpf_mode && !w->creator && own_cred()) {
+		w->bad++;
+		return NULL;
+	}
 
 	for (long i = 0; i < w->iterations && !atomic_load(&stop); i++) {
 		if (w->creator) {
@@ -292,6 +359,72 @@ static void fuzz_sysctl(const char *path, uint64_t seed, int writes)
 	result(!unpriv_ok, "%s refuses every write by alice (%ld accepted)", path, unpriv_ok);
 }
 
+/* One random extension op as root; returns 1 when the answer is not documented. */
+static int extension_op_bad(uint64_t *s)
+{
+	unsigned long op = CAPUNS_BPF_OP_BASE + next(s) % 8;
+	unsigned long a3 = next(s) % 2 ? next(s) % (cap_last + 1) : pick_arg(s);
+	unsigned long a4 = next(s) % 8 ? 0 : pick_arg(s);
+	long got;
+
+	if (op == CAPUNS_BPF_OP_STRICT_SET && next(s) % 4)
+		a3 = next(s) % 4;
+	got = uns_prctl(op, a3, a4, 0);
+	if (a4)
+		return got != -EINVAL;
+	switch (op) {
+	case CAPUNS_BPF_OP_PROBE:
+		return got != (a3 ? -EINVAL : CAPUNS_BPF_ABI_VERSION);
+	case CAPUNS_BPF_OP_STRICT_GET:
+		return a3 ? got != -EINVAL : got < 0 || got > 3;
+	case CAPUNS_BPF_OP_STRICT_SET:
+		return a3 & ~3ul ? got != -EPERM : got != 0 && got != -EPERM;
+	case CAPUNS_BPF_OP_MASK_IS_SET:
+	case CAPUNS_BPF_OP_BOUND_IS_SET:
+		return a3 > cap_last ? got != -EINVAL : got != 0 && got != 1;
+	case CAPUNS_BPF_OP_MASK_LOWER: /* root in the initial namespace */
+		return got != (a3 > cap_last ? -EINVAL : 0);
+	default:
+		return got != -EINVAL;
+	}
+}
+
+/*
+ * The backend's extension ops with random arguments: documented answers,
+ * a mask that never grows, and alice refused.
+ */
+static void fuzz_extension_ops(uint64_t seed, int calls)
+{
+	long bad = 0, grew = 0, unpriv_ok = 0;
+
+	for (int i = 0; i < calls; i++) {
+		uint64_t before = bpf_set(CAPUNS_BPF_OP_MASK_IS_SET);
+		pid_t pid;
+		int status;
+
+		bad += extension_op_bad(&seed);
+		if (bpf_set(CAPUNS_BPF_OP_MASK_IS_SET) & ~before)
+			grew++;
+		if (i % 20)
+			continue;
+		pid = fork();
+		if (pid == 0) {
+			if (setgid(1000) || setuid(1000))
+				_exit(2);
+			_exit(uns_prctl(CAPUNS_BPF_OP_MASK_LOWER, next(&seed) % (cap_last + 1), 0, 0) !=
+				      -EPERM ||
+			      uns_prctl(CAPUNS_BPF_OP_STRICT_SET, CAPUNS_BPF_STRICT, 0, 0) != -EPERM);
+		}
+		if (pid > 0 && waitpid(pid, &status, 0) == pid &&
+		    !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+			unpriv_ok++;
+	}
+	result(!bad, "%d random extension ops return documented results (%ld bad)", calls, bad);
+	result(!grew, "the backend's mask never gains a bit (%ld calls made it grow)", grew);
+	result(!unpriv_ok, "alice cannot lower the mask or set strict bits (%ld accepted)",
+	       unpriv_ok);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -299,6 +432,7 @@ int main(int argc, char **argv)
 		{ "calls", required_argument, NULL, 'c' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "writes", required_argument, NULL, 'w' },
+		{ "bpf", no_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t seed = 1;
@@ -312,8 +446,9 @@ int main(int argc, char **argv)
 		case 'c': calls = strtol(optarg, NULL, 0); break;
 		case 't': threads = atoi(optarg); break;
 		case 'w': writes = atoi(optarg); break;
+		case 'b': bpf_mode = true; cap_last = 40; break;
 		default:
-			fprintf(stderr, "usage: prctl-fuzz [--seed N] [--calls N] [--threads N] [--writes N]\n");
+			fprintf(stderr, "usage: prctl-fuzz [--seed N] [--calls N] [--threads N] [--writes N] [--bpf]\n");
 			return 2;
 		}
 	}
@@ -321,8 +456,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "prctl-fuzz: --threads 2..64, --calls >= 1, --writes >= 0\n");
 		return 2;
 	}
-	printf("# seed %llu, %ld calls, %d threads, %d writes\n",
-	       (unsigned long long)seed, calls, threads, writes);
+	printf("# seed %llu, %ld calls, %d threads, %d writes%s\n",
+	       (unsigned long long)seed, calls, threads, writes, bpf_mode ? ", BPF backend" : "");
+	if (bpf_mode && uns_prctl(CAPUNS_BPF_OP_PROBE, 0, 0, 0) != CAPUNS_BPF_ABI_VERSION) {
+		result(0, "the BPF backend answers its probe");
+		printf("1..%d\n", tap_n);
+		return 1;
+	}
 
 	bad = fuzz_prctl(seed, calls, 1);
 	result(!bad, "%ld random prctl(48) calls return documented results (%ld bad)",
@@ -350,8 +490,12 @@ int main(int argc, char **argv)
 	result(!bad, "%d threads: concurrent pU changes and namespace creation keep pU "
 	       "an upper bound and rule 3 exact (%ld bad)", threads, bad);
 
-	fuzz_sysctl(CAPUNS_MASK_SYSCTL, seed + 1, writes);
-	fuzz_sysctl("/proc/sys/kernel/usermodehelper/userns", seed + 2, writes);
+	if (bpf_mode) {
+		fuzz_extension_ops(seed + 1, writes);
+	} else {
+		fuzz_sysctl(CAPUNS_MASK_SYSCTL, seed + 1, writes);
+		fuzz_sysctl("/proc/sys/kernel/usermodehelper/userns", seed + 2, writes);
+	}
 
 	/* and after all that, a namespace still gets no more than pU & mask */
 	pid_t pid = fork();
