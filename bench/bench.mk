@@ -10,3 +10,8 @@ $(BENCH_BIN): bench/capuns-bench.c include/capuns.h include/capuns-abi.h $(B)/li
 $(B)/guest/capuns/tests/bench.sh: bench/guest-bench.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
+
+GUEST_FILES += $(B)/guest/capuns/tests/bench-profile.sh
+$(B)/guest/capuns/tests/bench-profile.sh: bench/guest-profile.sh
+	@mkdir -p $(@D)
+	install -m 0755 $< $@

@@ -10,13 +10,16 @@
  * matter. Linked statically: fork+exec runs this program again as "noop".
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -248,12 +251,108 @@ static int restrict_userns_set(void)
 	return 0;
 }
 
+/*
+ * --hold-creds=N: keep N restricted credentials alive in one process.
+ * Each open file pins the credential it was opened with, and each
+ * setuid() installs a fresh copy (cred_prepare copies the restriction),
+ * so N files pin N distinct credentials: a cheap stand-in for N
+ * restricted processes.
+ */
+static int hold_creds(long n)
+{
+	struct rlimit rl = { n + 64, n + 64 };
+
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		die("setrlimit");
+	for (long i = 0; i < n; i++) {
+		if (open("/dev/null", O_RDONLY) < 0)
+			die("open");
+		if (setuid(getuid()))
+			die("setuid");
+	}
+	return 0;
+}
+
+/* A child that ends with the holder. */
+static pid_t fork_held(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0 && prctl(PR_SET_PDEATHSIG, SIGKILL))
+		_exit(1);
+	return pid;
+}
+
+/*
+ * --hold-userns=N: N live user namespaces below the restricted holder,
+ * one child in each, plus one child at the deepest level Linux allows
+ * (32), whose depth 33 attempt must fail.
+ */
+static int hold_userns(long n)
+{
+	int sync[2];
+	char c;
+
+	if (pipe(sync))
+		die("pipe");
+	for (long i = 0; i <= n; i++) {
+		pid_t pid = fork_held();
+
+		if (pid < 0)
+			die("fork");
+		if (pid)
+			continue;
+		close(sync[0]);
+		if (i < n) {
+			if (unshare(CLONE_NEWUSER))
+				_exit(1);
+		} else {
+			int d = 0;
+
+			while (d < 32 && !enter_mapped_userns())
+				d++;
+			/* the 33rd level is refused (EUSERS) */
+			if (d != 32 || unshare(CLONE_NEWUSER) == 0 || errno != EUSERS)
+				_exit(1);
+		}
+		if (write(sync[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(sync[1]);
+	for (long i = 0; i <= n; i++)
+		if (read(sync[0], &c, 1) != 1) {
+			fprintf(stderr, "capuns-bench: a holder child failed\n");
+			return -1;
+		}
+	close(sync[0]);
+	return 0;
+}
+
+/* Hold, say so on stdout, and wait to be killed. */
+static int hold(const char *what, long n)
+{
+	if (restrict_userns_set())
+		return 2;
+	if (strcmp(what, "creds") == 0 ? hold_creds(n) : hold_userns(n))
+		return 2;
+	printf("HELD %s %ld\n", what, n);
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
 	/* argv[0] may be a bare name found through PATH */
 	self_path = "/proc/self/exe";
 	if (argc > 1 && strcmp(argv[1], "noop") == 0)
 		return 0;
+	if (argc > 1 && strncmp(argv[1], "--hold-creds=", 13) == 0)
+		return hold("creds", atol(argv[1] + 13));
+	if (argc > 1 && strncmp(argv[1], "--hold-userns=", 14) == 0)
+		return hold("userns", atol(argv[1] + 14));
 	if (argc > 1 && strcmp(argv[1], "--restrict") == 0) {
 		if (restrict_userns_set())
 			return 2;
