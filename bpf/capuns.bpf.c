@@ -20,6 +20,9 @@
  *           series keeps cap_userns in struct cred (rule 1).
  *   config  the system mask and counters.
  *   events  ring buffer of denials and refusals.
+ *   cred_filter (.bss)  per-slot counts of the entries whose key hashes
+ *           there: a zero slot proves a credential has no entry, so the
+ *           hot hooks skip the hash lookup for most unrestricted ones.
  *
  * Fail closed: when an entry that carries a restriction cannot be created,
  * the operation that would have made it is refused (-ENOMEM): a user
@@ -53,13 +56,31 @@
 #define CAP_SYS_ADMIN 21
 #define CAP_OPT_NOAUDIT (1U << 1)
 #define SIGKILL 9
-/* User namespaces nest at most 32 deep (create_user_ns: level > 32 -> EUSERS). */
+/* User namespaces nest 33 below the initial one (create_user_ns: parent level > 32 -> ENOSPC). */
 #define MAX_USERNS_LEVEL 33
 
 char LICENSE[] SEC("license") = "GPL";
 
 /* Set by the loader from /proc/sys/kernel/cap_last_cap. */
 const volatile __u32 cap_last_cap = 40;
+
+/*
+ * Set by the loader when it creates the credential map with these programs
+ * (empty map, zero counts).  A reload reuses a map whose entries this
+ * object's filter never counted: then every check looks the entry up.
+ */
+const volatile __u32 filter_valid = 0;
+
+/*
+ * The filter of the credential map: cred_filter[slot(key)] >= number of
+ * entries whose key hashes to that slot.  A writer counts before it
+ * inserts and uncounts after it deleted, so a reader that finds a zero
+ * slot ran before any insert of such a key became visible, the same as a
+ * lookup that missed it.  A count is only ever too high (never too low),
+ * which costs a lookup, not a rule.
+ */
+#define FILTER_BITS 16
+__u32 cred_filter[1 << FILTER_BITS];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH); /* never LRU: eviction would unrestrict */
@@ -142,11 +163,54 @@ static __always_inline __u64 cred_key(const struct cred *c)
 	return (__u64)(unsigned long)c;
 }
 
+/*
+ * Multiplicative hash: cred addresses are slab objects, strided alike.
+ * The verifier allows no arithmetic on a cred pointer but the difference
+ * of two pointers, which is a number: hash the offset from a fixed one.
+ */
+static __always_inline __u32 *filter_slot(__u64 key)
+{
+	__u64 off = key - (__u64)(unsigned long)cred_filter;
+
+	return &cred_filter[(off * 0x9e3779b97f4a7c15ULL) >> (64 - FILTER_BITS)];
+}
+
 static __always_inline struct capuns_bpf_cred *cred_state(const struct cred *c)
 {
 	__u64 key = cred_key(c);
 
+	if (filter_valid && !*filter_slot(key))
+		return NULL; /* no entry: default state */
 	return bpf_map_lookup_elem(&creds, &key);
+}
+
+/*
+ * Store the entry of key.  BPF_NOEXIST fails when there is one; BPF_ANY
+ * replaces it (a replacement adds no entry: the count goes back).
+ */
+static __always_inline int cred_store(__u64 key, const struct capuns_bpf_cred *v, __u64 flags)
+{
+	__u32 *slot = filter_slot(key);
+	int err;
+
+	__sync_fetch_and_add(slot, 1);
+	err = bpf_map_update_elem(&creds, &key, v, BPF_NOEXIST);
+	if (!err)
+		return 0;
+	if (err == -EEXIST && flags == BPF_ANY)
+		err = bpf_map_update_elem(&creds, &key, v, BPF_ANY);
+	__sync_fetch_and_sub(slot, 1);
+	return err;
+}
+
+static __always_inline void cred_forget(__u64 key)
+{
+	/* Before the helper call: the key it read is no pointer afterwards. */
+	__u32 *slot = filter_slot(key);
+
+	/* Concurrent deletes of one key: only one succeeds and uncounts. */
+	if (!bpf_map_delete_elem(&creds, &key))
+		__sync_fetch_and_sub(slot, 1);
 }
 
 static __always_inline struct capuns_bpf_cred default_state(void)
@@ -165,11 +229,11 @@ static __always_inline struct capuns_bpf_cred *cred_state_get_or_create(const st
 	__u64 key = cred_key(c);
 	struct capuns_bpf_cred *s;
 
-	s = bpf_map_lookup_elem(&creds, &key);
+	s = cred_state(c);
 	if (s)
 		return s;
 	/* -EEXIST: a thread sharing this cred created it meanwhile. */
-	bpf_map_update_elem(&creds, &key, &d, BPF_NOEXIST);
+	cred_store(key, &d, BPF_NOEXIST);
 	return bpf_map_lookup_elem(&creds, &key);
 }
 
@@ -276,7 +340,7 @@ static __always_inline int record_entry(const struct cred *c, struct capuns_bpf_
 	}
 	if (is_default(&n))
 		return 0;
-	return bpf_map_update_elem(&creds, &key, &n, BPF_NOEXIST) ? -ENOMEM : 0;
+	return cred_store(key, &n, BPF_NOEXIST) ? -ENOMEM : 0;
 }
 
 /*
@@ -311,7 +375,7 @@ int BPF_PROG(capuns_userns_install, struct nsset *nsset, struct ns_common *ns, i
 
 	if (ret)
 		return 0;
-	cred = BPF_CORE_READ(nsset, cred);
+	cred = nsset->cred; /* a typed pointer: the filter hashes it (filter_slot) */
 	if (!cred)
 		return 0;
 	if (record_entry(cred, cred_state(cred), cap_read(old, SET_BSET)))
@@ -331,7 +395,7 @@ int BPF_PROG(capuns_cred_prepare, struct cred *new, const struct cred *old, unsi
 	if (!s)
 		return 0; /* fast path: default state, nothing to copy */
 	key = cred_key(new);
-	if (bpf_map_update_elem(&creds, &key, s, BPF_ANY))
+	if (cred_store(key, s, BPF_ANY))
 		return refuse(old, CAPUNS_BPF_REFUSE_CRED);
 	return 0;
 }
@@ -347,7 +411,7 @@ int BPF_PROG(capuns_cred_alloc_blank, struct cred *cred, unsigned gfp)
 	struct capuns_bpf_cred d = default_state();
 	__u64 key = cred_key(cred);
 
-	if (bpf_map_update_elem(&creds, &key, &d, BPF_ANY))
+	if (cred_store(key, &d, BPF_ANY))
 		return refuse(cred, CAPUNS_BPF_REFUSE_CRED);
 	return 0;
 }
@@ -363,10 +427,10 @@ int BPF_PROG(capuns_cred_transfer, struct cred *new, const struct cred *old)
 		*to = *from;
 	} else if (from) {
 		/* Blank cred allocated before the programs were loaded. */
-		if (bpf_map_update_elem(&creds, &key, from, BPF_ANY))
+		if (cred_store(key, from, BPF_ANY))
 			kill_current(old, CAPUNS_BPF_KILL_TRANSFER);
 	} else if (to) {
-		bpf_map_delete_elem(&creds, &key);
+		cred_forget(key);
 	}
 	return 0;
 }
@@ -374,11 +438,9 @@ int BPF_PROG(capuns_cred_transfer, struct cred *new, const struct cred *old)
 SEC("lsm/cred_free")
 int BPF_PROG(capuns_cred_free, struct cred *cred)
 {
-	__u64 key = cred_key(cred);
-
 	/* Look up first: a delete of a missing key still takes the bucket lock. */
-	if (bpf_map_lookup_elem(&creds, &key))
-		bpf_map_delete_elem(&creds, &key);
+	if (cred_state(cred))
+		cred_forget(cred_key(cred));
 	return 0;
 }
 
@@ -414,7 +476,7 @@ int BPF_PROG(capuns_bprm_creds_from_file, struct linux_binprm *bprm, struct file
 	if (is_default(&n))
 		return 0;
 	key = cred_key(new);
-	if (bpf_map_update_elem(&creds, &key, &n, BPF_NOEXIST))
+	if (cred_store(key, &n, BPF_NOEXIST))
 		return refuse(old, CAPUNS_BPF_REFUSE_EXEC);
 	return 0;
 }
@@ -686,7 +748,7 @@ int capuns_tasks(struct bpf_iter__task *ctx)
 	if (bpf_core_read(&rup, sizeof(rup), &rpid->numbers[lvl]) ||
 	    bpf_core_read(&tup, sizeof(tup), &tpid->numbers[lvl]) || rup.ns != tup.ns)
 		return 0;
-	c = BPF_CORE_READ(task, real_cred);
+	c = task->real_cred;
 	s = cred_state(c);
 	d[0] = tup.nr;
 	d[1] = s ? s->userns : full_set();

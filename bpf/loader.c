@@ -473,6 +473,8 @@ int capuns_bpf_load(const struct capuns_bpf_load_opts *opts)
 	err = setup_maps(skel, opts, &fresh);
 	if (err)
 		goto out;
+	/* The programs' filter counts entries from an empty map only. */
+	skel->rodata->filter_valid = fresh;
 	err = capuns_bpf__load(skel);
 	if (err) {
 		msg("load BPF programs: %s%s", strerror(-err),
