@@ -13,14 +13,34 @@ for arg in $(cat /proc/cmdline); do
 done
 [ -n "$configs" ] || { not_ok "no capuns.bench= configuration given"; done_testing; }
 
+# An unrestricted run while another process keeps N restricted credentials
+# alive: the BPF backend's cost for the tasks it leaves alone on a host
+# where it restricts others.
+bench_with_others() {
+	capuns-bench --hold-creds="$1" >/tmp/held &
+	holder=$!
+	i=0
+	until grep -q HELD /tmp/held; do
+		i=$((i + 1))
+		[ $i -le 600 ] && kill -0 $holder 2>/dev/null || { echo "holder failed" >&2; return 1; }
+		sleep 0.1
+	done
+	capuns-bench
+	rc=$?
+	kill $holder
+	wait $holder 2>/dev/null
+	return $rc
+}
+
 # Each configuration is a way to run capuns-bench in this boot.
 run_config() {
 	case "$1" in
-	unpatched | patched-full) capuns-bench ;;
+	unpatched | unpatched-aa | patched-full) capuns-bench ;;
 	patched-restricted) capuns-bench --restrict ;;
 	# the BPF backend, detached and attached in the same boot
 	stock-detached) capuns-bpf unload >/dev/null 2>&1; capuns-bench ;;
 	stock-attached) capuns-bpf load >/dev/null && capuns-bench ;;
+	stock-attached-others) capuns-bpf load >/dev/null && bench_with_others 1000 ;;
 	stock-attached-restricted) capuns-bpf load >/dev/null && capuns-bench --restrict ;;
 	*) echo "unknown configuration $1" >&2; return 2 ;;
 	esac
