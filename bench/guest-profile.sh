@@ -7,7 +7,7 @@
 # kept), and attached while another process holds restricted credentials.
 . /capuns/tests/tap.sh
 PIN=/sys/fs/bpf/capuns
-benches=${CAPUNS_PROFILE_BENCHES:-setuid,sethostname_userns,prctl_is_set,fork_exit}
+benches=setuid,sethostname_userns,prctl_is_set,fork_exit
 
 bench() {
 	local config=$1
