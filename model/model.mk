@@ -21,7 +21,8 @@ $(MODEL_UNIT): $(B)/tests/unit/%: tests/unit/%.c tests/unit/model-tap.h $(MODEL_
 # runner over a deliberately broken model (CAPMODEL_MUTATION=N), which the
 # diff-mutants test expects to be caught.
 DIFF_RUNNER_SRC := tests/diff/runner.c $(DIFF_SEQ) $(MODEL_SRC)
-DIFF_RUNNER_DEP := $(DIFF_RUNNER_SRC) $(DIFF_HDR) $(MODEL_HDR) include/capuns-abi.h
+DIFF_RUNNER_DEP := $(DIFF_RUNNER_SRC) $(DIFF_HDR) $(MODEL_HDR) include/capuns-abi.h \
+	include/capuns-bpf-abi.h tests/lib/uns-prctl.h
 DIFF_MUTATIONS := 1 2 3 4 5 6
 DIFF_BINS := $(B)/guest/capuns/bin/diff-runner \
 	$(patsubst %,$(B)/guest/capuns/bin/diff-mutant-%,$(DIFF_MUTATIONS))
@@ -31,11 +32,11 @@ GUEST_FILES += $(DIFF_BINS) $(patsubst %,$(B)/guest/capuns/tests/%,$(DIFF_TESTS)
 
 $(B)/guest/capuns/bin/diff-runner: $(DIFF_RUNNER_DEP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -Imodel -Itests/diff -static -o $@ $(DIFF_RUNNER_SRC)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -Imodel -Itests/diff -Itests/lib -static -o $@ $(DIFF_RUNNER_SRC)
 
 $(B)/guest/capuns/bin/diff-mutant-%: $(DIFF_RUNNER_DEP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -DCAPMODEL_MUTATION=$* -Imodel -Itests/diff -static -o $@ $(DIFF_RUNNER_SRC)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -DCAPMODEL_MUTATION=$* -Imodel -Itests/diff -Itests/lib -static -o $@ $(DIFF_RUNNER_SRC)
 
 $(B)/guest/capuns/tests/diff-%: tests/diff/guest/diff-%
 	@mkdir -p $(@D)

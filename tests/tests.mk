@@ -13,9 +13,10 @@ UNIT_TESTS += tests/unit/harness-parse.sh
 # prctl/sysctl fuzzer of the kernel series and of the BPF backend
 # (tests/guest/fuzz-prctl.sh).
 GUEST_FILES += $(B)/guest/capuns/bin/prctl-fuzz
-$(B)/guest/capuns/bin/prctl-fuzz: tests/fuzz/prctl-fuzz.c include/capuns-abi.h include/capuns-bpf-abi.h
+$(B)/guest/capuns/bin/prctl-fuzz: tests/fuzz/prctl-fuzz.c include/capuns-abi.h include/capuns-bpf-abi.h \
+		tests/lib/uns-prctl.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -pthread -o $@ $<
+	$(CC) $(CPPFLAGS) -Itests/lib $(CFLAGS) $(WARN) -pthread -o $@ $<
 
 # make fuzz: the same fuzzer, longer, from a random seed (printed to replay).
 .PHONY: prctl-fuzz

@@ -42,6 +42,7 @@
 #include "capmodel.h"
 #include "capuns-abi.h"
 #include "capuns-bpf-abi.h"
+#include "uns-prctl.h"
 #include "seq.h"
 
 #ifndef CAPMODEL_MUTATION
@@ -79,29 +80,6 @@ static long neg_errno(long r)
 	return r < 0 ? -errno : r;
 }
 
-/* prctl(PR_CAP_USERNS, ...) as the series answers it, on either backend. */
-static long uns_prctl(uint64_t op, uint64_t arg3, uint64_t arg4, uint64_t arg5)
-{
-	long r = prctl(PR_CAP_USERNS, op, arg3, arg4, arg5);
-
-	return bpf_backend ? capuns_bpf_decode(r, errno) : neg_errno(r);
-}
-
-/* A set read bit by bit through a BPF extension op or IS_SET; ~0 if any
- * answer is not 0 or 1 (the mismatch then shows). */
-static uint64_t bpf_set(uint64_t op, int last_cap)
-{
-	uint64_t set = 0;
-
-	for (int c = 0; c <= last_cap; c++) {
-		long v = uns_prctl(op, (uint64_t)c, 0, 0);
-
-		if (v != 0 && v != 1)
-			return ~0ULL;
-		set |= (uint64_t)v << c;
-	}
-	return set;
-}
 
 static uint64_t status_field(const char *buf, const char *name, int *found)
 {
@@ -155,10 +133,10 @@ static void observe(struct rec *r)
 	r->securebits = (uint32_t)prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
 	syscall(SYS_getresuid, &r->uid, &r->euid, &r->suid);
 	if (bpf_backend) {
-		long strict = uns_prctl(CAPUNS_BPF_OP_STRICT_GET, 0, 0, 0);
+		long strict = uns_prctl_answer(true, CAPUNS_BPF_OP_STRICT_GET, 0, 0, 0);
 
-		r->pU = bpf_set(PR_CAP_USERNS_IS_SET, r->nvalid - 1);
-		r->bound = bpf_set(CAPUNS_BPF_OP_BOUND_IS_SET, r->nvalid - 1);
+		r->pU = uns_prctl_set(true, PR_CAP_USERNS_IS_SET, CM_CAP_LAST_STOCK);
+		r->bound = uns_prctl_set(true, CAPUNS_BPF_OP_BOUND_IS_SET, CM_CAP_LAST_STOCK);
 		r->uns_strict = strict < 0 ? ~0U : (uint32_t)strict;
 	}
 }
@@ -457,7 +435,8 @@ static void execute(const struct seq *q, int start, const char *enc)
 			break;
 		case OP_PRCTL:
 			if (op->a[0] == PR_CAP_USERNS)
-				ret = uns_prctl(op->a[1], op->a[2], op->a[3], op->a[4]);
+				ret = uns_prctl_answer(bpf_backend, op->a[1], op->a[2], op->a[3],
+						       op->a[4]);
 			else
 				ret = neg_errno(prctl((int)op->a[0], op->a[1], op->a[2], op->a[3],
 						      op->a[4]));
@@ -554,7 +533,7 @@ static uint64_t read_mask(void)
 	char buf[64] = "";
 
 	if (bpf_backend)
-		return bpf_set(CAPUNS_BPF_OP_MASK_IS_SET, CM_CAP_LAST_STOCK);
+		return uns_prctl_set(true, CAPUNS_BPF_OP_MASK_IS_SET, CM_CAP_LAST_STOCK);
 	int fd = open(CAPUNS_MASK_SYSCTL, O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
 
@@ -1059,7 +1038,7 @@ int main(int argc, char **argv)
 	/* The kernel must be the one the model describes. */
 	bpf_backend = o.s.flavour == CM_BPF;
 	errno = 0;
-	if (bpf_backend ? uns_prctl(CAPUNS_BPF_OP_PROBE, 0, 0, 0) != CAPUNS_BPF_ABI_VERSION
+	if (bpf_backend ? uns_prctl_answer(true, CAPUNS_BPF_OP_PROBE, 0, 0, 0) != CAPUNS_BPF_ABI_VERSION
 			: (prctl(PR_CAP_USERNS, PR_CAP_USERNS_IS_SET, 0, 0, 0) < 0) !=
 				  (o.s.flavour == CM_UNPATCHED)) {
 		printf("not ok %d - kernel does not look %s (prctl(PR_CAP_USERNS): %s)\n", tap_no,

@@ -37,6 +37,7 @@
 
 #include "capuns-abi.h"
 #include "capuns-bpf-abi.h"
+#include "uns-prctl.h"
 
 static bool bpf_mode;
 static unsigned long cap_last = 41; /* CAP_SYS_CONTROL on the patched kernel */
@@ -82,36 +83,12 @@ static unsigned long pick_arg(uint64_t *s)
 	return edges[(r >> 8) % (sizeof(edges) / sizeof(edges[0]))];
 }
 
-/* prctl(PR_CAP_USERNS, ...) as the series answers it: >= 0 or -errno. */
-static long uns_prctl(unsigned long op, unsigned long a3, unsigned long a4, unsigned long a5)
-{
-	long r = prctl(PR_CAP_USERNS, op, a3, a4, a5);
-
-	if (bpf_mode)
-		return capuns_bpf_decode(r, errno);
-	return r < 0 ? -errno : r;
-}
-
-/* A set of the calling thread, bit by bit through the backend. */
-static uint64_t bpf_set(unsigned long op)
-{
-	uint64_t set = 0;
-
-	for (unsigned long c = 0; c <= cap_last; c++) {
-		long v = uns_prctl(op, c, 0, 0);
-
-		if (v != 0 && v != 1)
-			return UINT64_MAX;
-		set |= (uint64_t)v << c;
-	}
-	return set;
-}
 
 static uint64_t status_field(const char *field);
 
 static uint64_t own_pU(void)
 {
-	return bpf_mode ? bpf_set(PR_CAP_USERNS_IS_SET) : status_field("CapUNs:");
+	return bpf_mode ? uns_prctl_set(bpf_mode, PR_CAP_USERNS_IS_SET, cap_last) : status_field("CapUNs:");
 }
 
 static uint64_t status_field(const char *field)
@@ -171,7 +148,7 @@ static long fuzz_prctl(uint64_t seed, long calls, int report)
 		a5 = next(&seed) % 8 ? 0 : pick_arg(&seed);
 		had = cap <= cap_last ? !!(before & (1ull << cap)) : 0;
 		want = expected(op, cap, a4, a5, had);
-		got = (int)uns_prctl(op, cap, a4, a5);
+		got = (int)uns_prctl_answer(bpf_mode, op, cap, a4, a5);
 		if (want == -2)
 			continue;
 		if (want == -1 ? (got != 0 && got != -EPERM) : got != want) {
@@ -201,7 +178,9 @@ static int child_in_new_userns(void)
 		return errno == ENOMEM || errno == ENOSPC ? 0 : 1;
 	/* The backend records p'U as the bound; the kernel's sets stay stock. */
 	if (bpf_mode)
-		return own_pU() & ~pu ? 2 : own_pU() != bpf_set(CAPUNS_BPF_OP_BOUND_IS_SET) ? 3 : 0;
+		return own_pU() & ~pu ? 2
+		       : own_pU() != uns_prctl_set(true, CAPUNS_BPF_OP_BOUND_IS_SET, cap_last) ? 3
+		       : 0;
 	if (status_field("CapEff:") & ~pu || status_field("CapBnd:") & ~pu ||
 	    status_field("CapUNs:") & ~pu)
 		return 2;
@@ -369,7 +348,7 @@ static int extension_op_bad(uint64_t *s)
 
 	if (op == CAPUNS_BPF_OP_STRICT_SET && next(s) % 4)
 		a3 = next(s) % 4;
-	got = uns_prctl(op, a3, a4, 0);
+	got = uns_prctl_answer(bpf_mode, op, a3, a4, 0);
 	if (a4)
 		return got != -EINVAL;
 	switch (op) {
@@ -398,12 +377,12 @@ static void fuzz_extension_ops(uint64_t seed, int calls)
 	long bad = 0, grew = 0, unpriv_ok = 0;
 
 	for (int i = 0; i < calls; i++) {
-		uint64_t before = bpf_set(CAPUNS_BPF_OP_MASK_IS_SET);
+		uint64_t before = uns_prctl_set(true, CAPUNS_BPF_OP_MASK_IS_SET, cap_last);
 		pid_t pid;
 		int status;
 
 		bad += extension_op_bad(&seed);
-		if (bpf_set(CAPUNS_BPF_OP_MASK_IS_SET) & ~before)
+		if (uns_prctl_set(true, CAPUNS_BPF_OP_MASK_IS_SET, cap_last) & ~before)
 			grew++;
 		if (i % 20)
 			continue;
@@ -411,9 +390,11 @@ static void fuzz_extension_ops(uint64_t seed, int calls)
 		if (pid == 0) {
 			if (setgid(1000) || setuid(1000))
 				_exit(2);
-			_exit(uns_prctl(CAPUNS_BPF_OP_MASK_LOWER, next(&seed) % (cap_last + 1), 0, 0) !=
-				      -EPERM ||
-			      uns_prctl(CAPUNS_BPF_OP_STRICT_SET, CAPUNS_BPF_STRICT, 0, 0) != -EPERM);
+			unsigned long cap = next(&seed) % (cap_last + 1);
+
+			_exit(uns_prctl_answer(true, CAPUNS_BPF_OP_MASK_LOWER, cap, 0, 0) != -EPERM ||
+			      uns_prctl_answer(true, CAPUNS_BPF_OP_STRICT_SET, CAPUNS_BPF_STRICT, 0,
+					       0) != -EPERM);
 		}
 		if (pid > 0 && waitpid(pid, &status, 0) == pid &&
 		    !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
@@ -458,7 +439,7 @@ int main(int argc, char **argv)
 	}
 	printf("# seed %llu, %ld calls, %d threads, %d writes%s\n",
 	       (unsigned long long)seed, calls, threads, writes, bpf_mode ? ", BPF backend" : "");
-	if (bpf_mode && uns_prctl(CAPUNS_BPF_OP_PROBE, 0, 0, 0) != CAPUNS_BPF_ABI_VERSION) {
+	if (bpf_mode && uns_prctl_answer(true, CAPUNS_BPF_OP_PROBE, 0, 0, 0) != CAPUNS_BPF_ABI_VERSION) {
 		result(0, "the BPF backend answers its probe");
 		printf("1..%d\n", tap_n);
 		return 1;
