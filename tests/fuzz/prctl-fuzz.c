@@ -83,14 +83,6 @@ static unsigned long pick_arg(uint64_t *s)
 	return edges[(r >> 8) % (sizeof(edges) / sizeof(edges[0]))];
 }
 
-
-static uint64_t status_field(const char *field);
-
-static uint64_t own_pU(void)
-{
-	return bpf_mode ? uns_prctl_set(bpf_mode, PR_CAP_USERNS_IS_SET, cap_last) : status_field("CapUNs:");
-}
-
 static uint64_t status_field(const char *field)
 {
 	char line[256];
@@ -104,6 +96,12 @@ static uint64_t status_field(const char *field)
 			v = strtoull(line + strlen(field), NULL, 16);
 	fclose(f);
 	return v;
+}
+
+static uint64_t own_pU(void)
+{
+	return bpf_mode ? uns_prctl_set(true, PR_CAP_USERNS_IS_SET, cap_last)
+			: status_field("CapUNs:");
 }
 
 /*
