@@ -13,17 +13,67 @@
 
 B        := build
 CC       := gcc
+# The one version number: programs' --version, man pages, libcapuns.pc,
+# the shared library's real name and the Debian packages all take it from
+# the file VERSION.
+VERSION  := $(shell cat VERSION)
+CAPUNS_VERSION := $(VERSION)
+
+# CFLAGS, CPPFLAGS and LDFLAGS from the environment or the command line
+# (for instance dpkg-buildflags) are honoured. The project's own flags are
+# kept apart and always apply: user CFLAGS replace only the default
+# optimisation below, and user CPPFLAGS are added after the project's.
 CFLAGS   ?= -O2 -g
-WARN     := -Wall -Wextra -Werror
-CPPFLAGS += -D_GNU_SOURCE -Iinclude
+LDFLAGS  ?=
+override CPPFLAGS := -D_GNU_SOURCE -Iinclude $(CPPFLAGS)
+# -Werror in the test builds (make unit, check, guest, demo, bench, fuzz;
+# tests/check passes it too), not in builds for installation, where a newer
+# compiler's new warning must not stop an administrator's build.
+TEST_GOALS := unit check guest demo bench fuzz
+ifneq ($(filter $(TEST_GOALS),$(MAKECMDGOALS)),)
+WERROR   ?= -Werror
+endif
+WERROR   ?=
+WARN     := -Wall -Wextra $(WERROR)
 # Tests run with the sanitizers on; the installed programs do not.
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+PKG_CONFIG ?= pkg-config
+
+# A change of flags rebuilds everything: every target depends on a stamp
+# whose content is the flags (rewritten only when they change).
+FLAGS_STAMP := $(B)/flags.stamp
+flags_now := $(CC) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) $(WARN)
+ifneq ($(shell cat $(FLAGS_STAMP) 2>/dev/null),$(strip $(flags_now)))
+$(shell mkdir -p $(B) && echo '$(strip $(flags_now))' >$(FLAGS_STAMP))
+endif
+.EXTRA_PREREQS := $(FLAGS_STAMP)
+
+# Installation directories (make install; DESTDIR is prepended to each).
+PREFIX      ?= /usr/local
+EXEC_PREFIX ?= $(PREFIX)
+BINDIR      ?= $(EXEC_PREFIX)/bin
+SBINDIR     ?= $(EXEC_PREFIX)/sbin
+LIBDIR      ?= $(EXEC_PREFIX)/lib$(if $(MULTIARCH),/$(MULTIARCH))
+LIBEXECDIR  ?= $(EXEC_PREFIX)/libexec
+INCLUDEDIR  ?= $(PREFIX)/include
+DATADIR     ?= $(PREFIX)/share
+MANDIR      ?= $(DATADIR)/man
+DOCDIR      ?= $(DATADIR)/doc/capuns
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# PAM looks for modules by name only in its own directory; under another
+# PREFIX, name the module by its full path in /etc/pam.d.
+PAMDIR      ?= $(LIBDIR)/security
+# /etc whatever PREFIX is: PAM and systemd read their configuration there.
+SYSCONFDIR  ?= /etc
+UNITDIR     ?= $(EXEC_PREFIX)/lib/systemd/system
+PAMCONFIGDIR ?= $(DATADIR)/pam-configs
 
 BINS        :=
 UNIT_TESTS  :=
 GUEST_FILES :=
 
-.PHONY: all deps unit check demo guest kernels clean fuzz bench
+.PHONY: all deps unit check demo guest kernels clean fuzz bench install
 all:
 
 -include $(sort $(wildcard */*.mk))
@@ -36,7 +86,7 @@ deps:
 	@vm/deps
 
 unit: $(UNIT_TESTS)
-	@tests/run-unit $(UNIT_TESTS)
+	@tests/run-unit $(UNIT_TESTS) | tee $(B)/unit.results; tests/summarize <$(B)/unit.results
 
 check: deps
 	@tests/check

@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "capuns-bpf-abi.h"
+#include "capuns-abi.h"
 #include "capuns.h"
 
 static int die_err(const char *op, int err)

@@ -10,7 +10,6 @@ BPF_ARCH    := x86
 BPF_CFLAGS  := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) $(WARN) \
 	       -Wno-unused-parameter \
 	       -Iinclude -Ibpf -I/usr/include/$(shell $(CC) -print-multiarch)
-CAPUNS_VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
 # For the capuns CLI (see bpf/CLI-INTEGRATION.md): link $(CAPUNS_BPF_LIB)
 # and add $(CAPUNS_BPF_LIB_LDLIBS); include bpf/capuns-bpf.h.
@@ -42,13 +41,13 @@ $(CAPUNS_BPF_LIB): $(B)/bpf/loader.o
 	ar rcs $@ $^
 
 $(B)/capuns-bpf: bpf/capuns-bpf.c bpf/capuns-bpf.h $(CAPUNS_BPF_LIB)
-	$(CC) $(CPPFLAGS) -Ibpf $(CFLAGS) $(WARN) -o $@ $< $(CAPUNS_BPF_LIB) $(CAPUNS_BPF_LIB_LDLIBS)
+	$(CC) $(CPPFLAGS) -Ibpf $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $< $(CAPUNS_BPF_LIB) $(CAPUNS_BPF_LIB_LDLIBS)
 
 # Guest helper: libcapuns operations from the shell, for the tests that run
 # against both backends (linked statically with libcapuns).
 $(B)/bpf/bpf-uns: bpf/bpf-uns.c include/capuns.h $(B)/libcapuns.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(B)/libcapuns.a -lcap -lpthread
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $< $(B)/libcapuns.a -lcap -lpthread
 
 $(B)/guest/usr/local/bin/capuns-bpf: $(B)/capuns-bpf
 	@mkdir -p $(@D)

@@ -1,19 +1,18 @@
-# capuns(1): the command-line tool, linked with libcapuns statically.
+# capuns(1): the command-line tool, linked with the shared libcapuns.
 
-CAPUNS_VERSION ?= 0.1
 CLI_CFLAGS = $(CFLAGS) $(WARN) -DCAPUNS_VERSION='"$(CAPUNS_VERSION)"'
 
 BINS += $(B)/capuns
 GUEST_FILES += $(B)/guest/usr/local/bin/capuns
 
-$(B)/capuns: cli/capuns.c include/capuns.h include/capuns-abi.h $(B)/libcapuns.a
+$(B)/capuns: cli/capuns.c include/capuns.h include/capuns-abi.h $(B)/libcapuns.so
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CLI_CFLAGS) -o $@ $< $(B)/libcapuns.a $(LIBCAPUNS_LDLIBS)
+	$(CC) $(CPPFLAGS) $(CLI_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBCAPUNS_LINK)
 
 # The same program with the sanitizers, for the host unit tests.
 $(B)/san/capuns: cli/capuns.c include/capuns.h include/capuns-abi.h $(B)/san/libcapuns.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CLI_CFLAGS) $(SAN) -o $@ $< $(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)
+	$(CC) $(CPPFLAGS) $(CLI_CFLAGS) $(SAN) $(LDFLAGS) -o $@ $< $(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)
 
 $(B)/guest/usr/local/bin/capuns: $(B)/capuns
 	@mkdir -p $(@D)

@@ -29,8 +29,8 @@
 #define SECURE_USERNS_STRICT_CAPS 8
 #define SECURE_USERNS_STRICT_CAPS_LOCKED 9
 #endif
-#define CAPUNS_SECBIT_STRICT (1U << SECURE_USERNS_STRICT_CAPS)
-#define CAPUNS_SECBIT_STRICT_LOCKED (1U << SECURE_USERNS_STRICT_CAPS_LOCKED)
+/* capuns.h spells these bits CAPUNS_SECBIT_STRICT(_LOCKED); lib/backend.h
+ * checks that both agree. */
 
 /* New capability guarding kernel.cap_userns_mask; CAP_LAST_CAP on the patched kernel. */
 #ifndef CAP_SYS_CONTROL

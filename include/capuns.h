@@ -43,13 +43,20 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "capuns-abi.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define CAPUNS_API __attribute__((visibility("default")))
+
+/*
+ * The strict securebit and its lock, as capuns_strict_get() reports them
+ * (securebits SECURE_USERNS_STRICT_CAPS = 8 and its _LOCKED = 9 of the
+ * kernel series).  Everything this header defines starts with CAPUNS_ or
+ * capuns_: it does not define the kernel's names for the same numbers.
+ */
+#define CAPUNS_SECBIT_STRICT (1U << 8)
+#define CAPUNS_SECBIT_STRICT_LOCKED (1U << 9)
 
 /* Bits a capuns_set_t can hold (the kernel ABI has 64-bit sets). */
 #define CAPUNS_CAP_BITS 64

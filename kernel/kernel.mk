@@ -21,8 +21,8 @@ $(KERNEL_OBJ)/%.skel.h: $(KERNEL_OBJ)/%.bpf.o
 $(KERNEL_GUEST)/tests/kernel-bpf-userns: $(KERNEL_BPF_SRC)/kernel-bpf-userns.c \
 		$(KERNEL_OBJ)/userns_drop.skel.h $(KERNEL_OBJ)/userns_bad.skel.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -I$(KERNEL_OBJ) -o $@ $< -lbpf
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -I$(KERNEL_OBJ) $(LDFLAGS) -o $@ $< -lbpf
 
 $(KERNEL_GUEST)/kernel/unsctl: tests/guest/kernel-tools/unsctl.c include/capuns-abi.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -o $@ $< -lcap
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) $(LDFLAGS) -o $@ $< -lcap

@@ -31,6 +31,12 @@
 #include <sys/types.h>
 
 #include "capuns-abi.h"
+#include "capuns.h"
+
+/* The public header spells the strict bits without the kernel's names. */
+_Static_assert(CAPUNS_SECBIT_STRICT == 1U << SECURE_USERNS_STRICT_CAPS &&
+	       CAPUNS_SECBIT_STRICT_LOCKED == 1U << SECURE_USERNS_STRICT_CAPS_LOCKED,
+	       "capuns.h and capuns-abi.h disagree on the strict securebits");
 
 struct capuns_backend {
 	/* "kernel", "bpf" or "none" */

@@ -1,4 +1,6 @@
-# libcapuns: build/libcapuns.a and build/libcapuns.so (-lcap).
+# libcapuns: build/libcapuns.a and the shared library build/libcapuns.so.X.Y.Z
+# with its soname link libcapuns.so.X and development link libcapuns.so
+# (-lcap), its exports fixed by lib/libcapuns.map, and libcapuns.pc.
 #
 # Objects are built twice: position-independent for the archive and the
 # shared library, and with the sanitizers for the host unit tests.
@@ -19,7 +21,20 @@ LIBCAPUNS_LDLIBS = -lcap -lpthread $(CAPUNS_BPF_LDLIBS)
 
 LIB_CFLAGS = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -Ilib
 
-BINS += $(B)/libcapuns.a $(B)/libcapuns.so
+# Real name libcapuns.so.$(VERSION), soname libcapuns.so.<major>.
+LIBCAPUNS_SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+LIBCAPUNS_SONAME  := libcapuns.so.$(LIBCAPUNS_SOMAJOR)
+LIBCAPUNS_REAL    := libcapuns.so.$(VERSION)
+LIBCAPUNS_SO_LINKS := $(B)/$(LIBCAPUNS_SONAME) $(B)/libcapuns.so
+
+# How the installed programs (capuns, pam_capuns.so) link the library: as
+# any user of it would, so they can use only its API (lib/libcapuns.map).
+LIBCAPUNS_LINK = -L$(B) -lcapuns
+
+BINS += $(B)/libcapuns.a $(B)/$(LIBCAPUNS_REAL) $(LIBCAPUNS_SO_LINKS)
+# In the guest where the system's libraries are (merged /usr, multiarch).
+GUEST_FILES += $(B)/guest/usr/lib/$(MULTIARCH)/$(LIBCAPUNS_REAL) \
+	       $(B)/guest/usr/lib/$(MULTIARCH)/$(LIBCAPUNS_SONAME)
 
 $(B)/lib/%.o: lib/%.c $(LIBCAPUNS_HDRS)
 	@mkdir -p $(@D)
@@ -40,8 +55,21 @@ $(B)/san/libcapuns.a: $(LIBCAPUNS_SAN_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/libcapuns.so: $(LIBCAPUNS_OBJS)
-	$(CC) $(CFLAGS) -shared -Wl,-soname,libcapuns.so.0 -Wl,-z,defs -o $@ $^ $(LIBCAPUNS_LDLIBS)
+$(B)/$(LIBCAPUNS_REAL): $(LIBCAPUNS_OBJS) lib/libcapuns.map
+	$(CC) $(CFLAGS) -shared -Wl,-soname,$(LIBCAPUNS_SONAME) -Wl,-z,defs \
+		-Wl,--version-script=lib/libcapuns.map $(LDFLAGS) -o $@ $(LIBCAPUNS_OBJS) $(LIBCAPUNS_LDLIBS)
+
+$(B)/$(LIBCAPUNS_SONAME): $(B)/$(LIBCAPUNS_REAL)
+	ln -sf $(<F) $@
+$(B)/libcapuns.so: $(B)/$(LIBCAPUNS_SONAME)
+	ln -sf $(<F) $@
+
+$(B)/guest/usr/lib/$(MULTIARCH)/$(LIBCAPUNS_REAL): $(B)/$(LIBCAPUNS_REAL)
+	@mkdir -p $(@D)
+	install -m 0644 $< $@
+$(B)/guest/usr/lib/$(MULTIARCH)/$(LIBCAPUNS_SONAME): $(B)/guest/usr/lib/$(MULTIARCH)/$(LIBCAPUNS_REAL)
+	ln -sf $(<F) $@
+
 
 # Host unit tests (TAP), built with the sanitizers.
 UNIT_CFLAGS = $(CFLAGS) $(WARN) $(SAN) -Ilib -Itests/unit
@@ -49,7 +77,7 @@ UNIT_TESTS += $(B)/tests/unit/lib-text
 
 $(B)/tests/unit/lib-%: tests/unit/lib-%.c tests/unit/lib-tap.h $(B)/san/libcapuns.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -o $@ $< $(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)
 
 # Guest test of every library call (runs on the patched and unpatched kernels).
 GUEST_FILES += $(B)/guest/capuns/tests/userspace-lib
@@ -57,5 +85,5 @@ GUEST_FILES += $(B)/guest/capuns/tests/userspace-lib
 $(B)/guest/capuns/tests/userspace-lib: tests/guest/userspace-lib.c tests/unit/lib-tap.h \
 				       $(LIBCAPUNS_HDRS) $(B)/libcapuns.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Ilib -Itests/unit -o $@ $< \
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Ilib -Itests/unit $(LDFLAGS) -o $@ $< \
 		$(B)/libcapuns.a $(LIBCAPUNS_LDLIBS)

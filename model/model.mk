@@ -14,7 +14,7 @@ DIFF_HDR := tests/diff/seq.h
 
 $(MODEL_UNIT): $(B)/tests/unit/%: tests/unit/%.c tests/unit/model-tap.h $(MODEL_SRC) $(MODEL_HDR) $(DIFF_SEQ) $(DIFF_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WARN) $(SAN) $(CPPFLAGS) -Imodel -Itests/diff -o $@ $< $(MODEL_SRC) $(DIFF_SEQ)
+	$(CC) $(CFLAGS) $(WARN) $(SAN) $(CPPFLAGS) -Imodel -Itests/diff $(LDFLAGS) -o $@ $< $(MODEL_SRC) $(DIFF_SEQ)
 
 # ---- differential runner (guest) -------------------------------------------
 # diff-runner compares the kernel with the model; diff-mutant-N is the same
@@ -32,11 +32,11 @@ GUEST_FILES += $(DIFF_BINS) $(patsubst %,$(B)/guest/capuns/tests/%,$(DIFF_TESTS)
 
 $(B)/guest/capuns/bin/diff-runner: $(DIFF_RUNNER_DEP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -Imodel -Itests/diff -Itests/lib -static -o $@ $(DIFF_RUNNER_SRC)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -Imodel -Itests/diff -Itests/lib -static $(LDFLAGS) -o $@ $(DIFF_RUNNER_SRC)
 
 $(B)/guest/capuns/bin/diff-mutant-%: $(DIFF_RUNNER_DEP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -DCAPMODEL_MUTATION=$* -Imodel -Itests/diff -Itests/lib -static -o $@ $(DIFF_RUNNER_SRC)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -DCAPMODEL_MUTATION=$* -Imodel -Itests/diff -Itests/lib -static $(LDFLAGS) -o $@ $(DIFF_RUNNER_SRC)
 
 $(B)/guest/capuns/tests/diff-%: tests/diff/guest/diff-%
 	@mkdir -p $(@D)

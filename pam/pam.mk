@@ -1,4 +1,4 @@
-# pam_capuns.so: the PAM module, with libcapuns linked in statically, and
+# pam_capuns.so: the PAM module, linked with the shared libcapuns, and
 # its man page pam_capuns(8).
 
 # The guest root is merged-/usr (/lib is a symlink), so install under usr/.
@@ -11,13 +11,13 @@ GUEST_FILES += $(B)/guest/$(PAM_SECURITY_DIR)/pam_capuns.so
 PAM_CAPUNS_SRCS := pam/pam_capuns.c pam/conf.c
 PAM_CAPUNS_HDRS := pam/conf.h include/capuns.h include/capuns-abi.h pam/pam_capuns.map
 
-$(B)/pam_capuns.so: $(PAM_CAPUNS_SRCS) $(PAM_CAPUNS_HDRS) $(B)/libcapuns.a
-	$(CC) $(CPPFLAGS) $(PAM_CFLAGS) -shared -Wl,-z,defs -Wl,--version-script=pam/pam_capuns.map -o $@ $(PAM_CAPUNS_SRCS) \
-		$(B)/libcapuns.a $(LIBCAPUNS_LDLIBS) -lpam
+$(B)/pam_capuns.so: $(PAM_CAPUNS_SRCS) $(PAM_CAPUNS_HDRS) $(B)/libcapuns.so
+	$(CC) $(CPPFLAGS) $(PAM_CFLAGS) -shared -Wl,-z,defs -Wl,--version-script=pam/pam_capuns.map $(LDFLAGS) -o $@ $(PAM_CAPUNS_SRCS) \
+		$(LIBCAPUNS_LINK) -lpam
 
 $(B)/san/pam_capuns.so: $(PAM_CAPUNS_SRCS) $(PAM_CAPUNS_HDRS) $(B)/san/libcapuns.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PAM_CFLAGS) $(SAN) -shared -Wl,--version-script=pam/pam_capuns.map -o $@ $(PAM_CAPUNS_SRCS) \
+	$(CC) $(CPPFLAGS) $(PAM_CFLAGS) $(SAN) -shared -Wl,--version-script=pam/pam_capuns.map $(LDFLAGS) -o $@ $(PAM_CAPUNS_SRCS) \
 		$(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS) -lpam
 
 $(B)/guest/$(PAM_SECURITY_DIR)/pam_capuns.so: $(B)/pam_capuns.so
@@ -30,18 +30,18 @@ UNIT_TESTS += $(B)/tests/unit/pam-conf $(B)/tests/unit/pam-module
 $(B)/tests/unit/pam-conf: tests/unit/pam-conf.c pam/conf.c $(PAM_CAPUNS_HDRS) \
 			  tests/unit/lib-tap.h $(B)/san/libcapuns.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -Ipam -o $@ $< pam/conf.c \
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -Ipam $(LDFLAGS) -o $@ $< pam/conf.c \
 		$(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)
 
 $(B)/tests/unit/pam-module: tests/unit/pam-module.c tests/unit/lib-tap.h \
 			    $(B)/san/pam_capuns.so
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -DPAM_CAPUNS_SO='"$(abspath $(B)/san/pam_capuns.so)"' \
-		-o $@ $< -lpam
+		$(LDFLAGS) -o $@ $< -lpam
 
 # Guest: a minimal login that opens a session and runs a command in it.
 GUEST_FILES += $(B)/guest/capuns/bin/capuns-pam-session
 
 $(B)/guest/capuns/bin/capuns-pam-session: tests/guest/userspace-pamsession.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< -lpam
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $< -lpam

@@ -16,7 +16,7 @@ GUEST_FILES += $(B)/guest/capuns/bin/prctl-fuzz
 $(B)/guest/capuns/bin/prctl-fuzz: tests/fuzz/prctl-fuzz.c include/capuns-abi.h include/capuns-bpf-abi.h \
 		tests/lib/uns-prctl.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests/lib $(CFLAGS) $(WARN) -pthread -o $@ $<
+	$(CC) $(CPPFLAGS) -Itests/lib $(CFLAGS) $(WARN) -pthread $(LDFLAGS) -o $@ $<
 
 # make fuzz: the same fuzzer, longer, from a random seed (printed to replay).
 .PHONY: prctl-fuzz

@@ -19,6 +19,8 @@ vg() { # NAME EXPECTED-EXIT CMD...
 }
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
+# The build tree's programs with the build tree's shared libcapuns.
+export LD_LIBRARY_PATH=$root/build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 cli=$root/build/capuns
 vg "capuns --print" 0 "$cli" --print
 vg "capuns --print --json" 0 "$cli" --print --json
