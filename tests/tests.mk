@@ -7,6 +7,8 @@ $(B)/guest/capuns/tests/%.sh: tests/guest/%.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
+include tests/attacks/attacks.mk
+
 # The harness's own unit test (host side: result parsing).
 UNIT_TESTS += tests/unit/harness-parse.sh
 

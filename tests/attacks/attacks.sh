@@ -1,0 +1,135 @@
+#!/usr/bin/bash
+# The attack suite's guest driver.  /capuns/tests/attack-NAME (a link to
+# this script) runs attack NAME: the program /capuns/attacks/... tries one
+# way around pU as an unprivileged user and prints one line, "held: ...",
+# "ESCAPE: ..." or "CANNOT RUN: ..."; only "held" passes.  On the stock
+# kernels the BPF backend is loaded fresh for every attack; on the patched
+# kernel the series enforces.
+. /capuns/tests/tap.sh
+A=/capuns/attacks
+UNS=/capuns/bin/bpf-uns
+name=${0##*/attack-}
+
+case $CAPUNS_TARGET in
+stock)
+	case "$(cat /sys/kernel/security/lsm 2>/dev/null)" in
+	*bpf*) ;;
+	*) not_ok "bpf is not in the active LSMs"; done_testing ;;
+	esac
+	capuns-bpf unload >/dev/null 2>&1
+	if ! out=$(capuns-bpf load 2>&1); then
+		not_ok "load the BPF backend"; printf '%s\n' "$out" | sed 's/^/#   /'; done_testing
+	fi
+	backend=bpf ;;
+patched) backend=kernel ;;
+*) not_ok "attacks need the stock or patched kernel (got '$CAPUNS_TARGET')"; done_testing ;;
+esac
+expect_eq "libcapuns enforces through the $backend backend" "$($UNS backend)" "$backend"
+
+# bpf_only: the attack is on state of the BPF backend (the patched kernel
+# has no such map, iterator or ring buffer).
+bpf_only() {
+	[ "$backend" = bpf ] && return 0
+	not_ok "attack-$name is an attack on the BPF backend (target '$CAPUNS_TARGET')"
+	done_testing
+}
+
+# attack DESC CMD...: run one attack program; its verdict line becomes the
+# TAP line, anything else it printed a diagnostic.
+attack() {
+	local desc=$1 out rc verdict
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	verdict=$(printf '%s\n' "$out" | grep -E '^(held|ESCAPE|CANNOT RUN): ' | tail -n 1)
+	printf '%s\n' "$out" | grep -vxF -- "$verdict" | grep . | sed 's/^/#   /'
+	if [ $rc = 0 ] && [ "${verdict%%:*}" = held ]; then
+		ok "$desc: $verdict"
+	else
+		not_ok "$desc: ${verdict:-no verdict} (exit $rc)"
+	fi
+}
+
+# Yama's relational ptrace scope (the patched kernel's config has Yama)
+# would refuse the non-descendant attaches of the strace test for its own
+# reasons: the attacks must be decided by pU.
+yama=/proc/sys/kernel/yama/ptrace_scope
+[ -w $yama ] && echo 0 >$yama
+
+case $name in
+owner-ifflags | owner-xtables | owner-lowport)
+	attack "owner of a child namespace, fd passing (${name#owner-})" as_user "$A/$name" ;;
+setuid-newgrp | setuid-sg | setuid-su | setuid-sudo)
+	helper=${name#setuid-}
+	[ -f /etc/sudoers ] || { printf 'Defaults !fqdn, !syslog, !lecture\nalice ALL=(alice) NOPASSWD: ALL\n' >/etc/sudoers
+		chmod 0440 /etc/sudoers; }
+	# A login policy: root lowers pU and sets the strict bit (locked), as
+	# pam_capuns does, then becomes alice.
+	attack "$helper in a strict session" $UNS lower cap_net_admin strict-lock -- \
+		/usr/bin/setpriv --reuid=$UNPRIV_UID --regid=$UNPRIV_GID --init-groups --reset-env -- \
+		"$A/setuid-helper" "$helper" strict
+	attack "$helper after a voluntary drop" as_user "$A/setuid-helper" "$helper" voluntary ;;
+ptrace-attach | ptrace-mem | ptrace-traceme)
+	attack "${name#ptrace-}: restricted tracer, unrestricted tracee" as_user "$A/$name" ;;
+ptrace-strace)
+	# Real strace -p against an unrestricted process of alice's.
+	/usr/bin/setpriv --reuid=$UNPRIV_UID --regid=$UNPRIV_GID --init-groups --reset-env -- /usr/bin/sleep 60 &
+	target=$!
+	sleep 0.5
+	out=$(as_user /usr/bin/timeout 3 /usr/bin/strace -e trace=none -p $target 2>&1)
+	expect_match "control: alice's unrestricted strace -p attaches" "$out" "Process $target attached"
+	out=$(as_user $UNS lower cap_net_admin -- /usr/bin/timeout 3 /usr/bin/strace -e trace=none -p $target 2>&1)
+	if printf '%s\n' "$out" | grep -q "attached"; then
+		not_ok "strace -p without cap_net_admin in pU: ESCAPE: attached to an unrestricted process"
+	elif printf '%s\n' "$out" | grep -q 'Operation not permitted'; then
+		ok "strace -p without cap_net_admin in pU: held: $(printf '%s' "$out" | head -n 1)"
+	else
+		not_ok "strace -p without cap_net_admin in pU: CANNOT RUN"
+	fi
+	printf '%s\n' "$out" | sed 's/^/#   /'
+	kill $target; wait $target 2>/dev/null ;;
+psi-trigger)
+	attack "PSI trigger in a namespace without cap_sys_resource" as_user "$A/$name" ;;
+map-quota)
+	bpf_only
+	attack "credential map filled by one user" "$A/$name" ;;
+tasks-iter)
+	bpf_only
+	attack "other users' rows in the task iterator" "$A/$name" ;;
+ringbuf-flood)
+	bpf_only
+	attack "event ring buffer flooded by one user" "$A/$name" ;;
+setns-race | setns-skipped)
+	bpf_only
+	prog_misses() {
+		bpftool -j prog show name capuns_userns_install 2>/dev/null |
+			sed -n 's/.*"recursion_misses":\([0-9]*\).*/\1/p'
+	}
+	if [ $name = setns-skipped ]; then
+		# What a skipped program leaves behind, every time: the fexit
+		# link unpinned (the program detached), then a restricted join.
+		rm -f /sys/fs/bpf/capuns/links/capuns_userns_install
+		if bpftool -j link show 2>/dev/null | grep -q capuns_userns_install; then
+			not_ok "detach fexit/userns_install"
+		else
+			attack "setns with fexit/userns_install skipped" as_user "$A/setns-race" 2 1
+		fi
+	else
+		# preempt=full: the setting of the boot parameter, at run time.
+		mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+		pre=/sys/kernel/debug/sched/preempt
+		old=$(sed -n 's/.*(\([a-z]*\)).*/\1/p' $pre 2>/dev/null)
+		if [ -z "$old" ] || ! echo full >$pre; then
+			not_ok "switch to preempt=full through $pre"
+		else
+			diag "preemption: $(cat $pre)"
+			attack "setns racing fexit/userns_install under preempt=full" as_user "$A/setns-race" 20 6
+			diag "recursion misses of fexit/userns_install: $(prog_misses)"
+			echo "$old" >$pre
+		fi
+	fi ;;
+*) not_ok "no attack named '$name'" ;;
+esac
+
+[ "$backend" = bpf ] && capuns-bpf unload >/dev/null 2>&1
+done_testing
