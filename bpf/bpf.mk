@@ -23,7 +23,7 @@ GUEST_FILES += $(B)/guest/usr/local/bin/capuns-bpf $(B)/guest/capuns/bin/bpf-uns
 	       $(B)/guest/capuns/bin/bpf-test-lib.sh \
 	       $(BPF_GUEST_TESTS)
 
-$(B)/bpf/capuns.bpf.o: bpf/capuns.bpf.c bpf/kernel.h include/capuns-bpf-abi.h
+$(B)/bpf/capuns.bpf.o: bpf/capuns.bpf.c bpf/kernel.h include/capuns-abi.h include/capuns-bpf-abi.h
 	@mkdir -p $(@D)
 	$(BPF_CLANG) $(BPF_CFLAGS) -c -o $@ $<
 

@@ -44,13 +44,8 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 
+#include "capuns-abi.h"
 #include "capuns-bpf-abi.h"
-
-#define PR_CAP_USERNS 48
-#define PR_CAP_USERNS_IS_SET 1
-#define PR_CAP_USERNS_RAISE 2
-#define PR_CAP_USERNS_LOWER 3
-#define PR_CAP_USERNS_CLEAR_ALL 4
 
 #define CAP_SETPCAP 8
 #define CAP_SYS_ADMIN 21

@@ -75,14 +75,14 @@ $(B)/guest/usr/lib/$(MULTIARCH)/$(LIBCAPUNS_SONAME): $(B)/guest/usr/lib/$(MULTIA
 UNIT_CFLAGS = $(CFLAGS) $(WARN) $(SAN) -Ilib -Itests/unit
 UNIT_TESTS += $(B)/tests/unit/lib-text
 
-$(B)/tests/unit/lib-%: tests/unit/lib-%.c tests/unit/lib-tap.h $(B)/san/libcapuns.a
+$(B)/tests/unit/lib-%: tests/unit/lib-%.c tests/unit/tap.h $(B)/san/libcapuns.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)
 
 # Guest test of every library call (runs on the patched and unpatched kernels).
 GUEST_FILES += $(B)/guest/capuns/tests/userspace-lib
 
-$(B)/guest/capuns/tests/userspace-lib: tests/guest/userspace-lib.c tests/unit/lib-tap.h \
+$(B)/guest/capuns/tests/userspace-lib: tests/guest/userspace-lib.c tests/unit/tap.h \
 				       $(LIBCAPUNS_HDRS) $(B)/libcapuns.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Ilib -Itests/unit $(LDFLAGS) -o $@ $< \

@@ -1,8 +1,8 @@
 # Reference model of credentials under the capuns series (pure C, no syscalls).
 # Unit tests link it built with the sanitizers; the guest differential runner
 # links it without them.
-MODEL_SRC := model/capmodel.c
-MODEL_HDR := model/capmodel.h
+MODEL_SRC := model/capmodel.c model/classic.c model/series.c model/bpf.c
+MODEL_HDR := model/capmodel.h model/internal.h
 
 MODEL_UNIT := $(B)/tests/unit/model-rules $(B)/tests/unit/model-props
 UNIT_TESTS += $(MODEL_UNIT)
@@ -12,7 +12,7 @@ UNIT_TESTS += $(MODEL_UNIT)
 DIFF_SEQ := tests/diff/seq.c
 DIFF_HDR := tests/diff/seq.h
 
-$(MODEL_UNIT): $(B)/tests/unit/%: tests/unit/%.c tests/unit/model-tap.h $(MODEL_SRC) $(MODEL_HDR) $(DIFF_SEQ) $(DIFF_HDR)
+$(MODEL_UNIT): $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(MODEL_SRC) $(MODEL_HDR) $(DIFF_SEQ) $(DIFF_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) $(SAN) $(CPPFLAGS) -Imodel -Itests/diff $(LDFLAGS) -o $@ $< $(MODEL_SRC) $(DIFF_SEQ)
 

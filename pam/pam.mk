@@ -28,12 +28,12 @@ $(B)/guest/$(PAM_SECURITY_DIR)/pam_capuns.so: $(B)/pam_capuns.so
 UNIT_TESTS += $(B)/tests/unit/pam-conf $(B)/tests/unit/pam-module
 
 $(B)/tests/unit/pam-conf: tests/unit/pam-conf.c pam/conf.c $(PAM_CAPUNS_HDRS) \
-			  tests/unit/lib-tap.h $(B)/san/libcapuns.a
+			  tests/unit/tap.h $(B)/san/libcapuns.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -Ipam $(LDFLAGS) -o $@ $< pam/conf.c \
 		$(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)
 
-$(B)/tests/unit/pam-module: tests/unit/pam-module.c tests/unit/lib-tap.h \
+$(B)/tests/unit/pam-module: tests/unit/pam-module.c tests/unit/tap.h \
 			    $(B)/san/pam_capuns.so
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -DPAM_CAPUNS_SO='"$(abspath $(B)/san/pam_capuns.so)"' \

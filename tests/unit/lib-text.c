@@ -13,7 +13,7 @@
 
 #include "capuns.h"
 #include "internal.h"
-#include "lib-tap.h"
+#include "tap.h"
 
 static uint64_t bit(int c)
 {
@@ -24,29 +24,29 @@ static void test_names(void)
 {
 	char buf[64];
 
-	TAP_EQ_INT(capuns_cap_from_name("cap_chown"), 0, "name cap_chown is 0");
-	TAP_EQ_INT(capuns_cap_from_name("CAP_NET_ADMIN"), 12, "names are case-insensitive");
-	TAP_EQ_INT(capuns_cap_from_name("cap_sys_control"), 41, "cap_sys_control is 41");
-	TAP_EQ_INT(capuns_cap_from_name("CAP_SYS_CONTROL"), 41, "CAP_SYS_CONTROL is 41");
-	TAP_EQ_INT(capuns_cap_from_name("41"), 41, "number 41 parses");
-	TAP_EQ_INT(capuns_cap_from_name("12"), 12, "number 12 parses");
-	TAP_EQ_INT(capuns_cap_from_name("12x"), CAPUNS_EBADCAP, "12x is rejected (libcap alone takes it)");
-	TAP_EQ_INT(capuns_cap_from_name("64"), CAPUNS_EBADCAP, "64 is out of range");
-	TAP_EQ_INT(capuns_cap_from_name("60"), CAPUNS_EBADCAP, "60 names no capability");
-	TAP_EQ_INT(capuns_cap_from_name("-1"), CAPUNS_EBADCAP, "-1 is rejected");
-	TAP_EQ_INT(capuns_cap_from_name("cap_frobnicate"), CAPUNS_EBADCAP, "unknown name rejected");
-	TAP_EQ_INT(capuns_cap_from_name(""), CAPUNS_EBADCAP, "empty name rejected");
-	TAP_EQ_INT(capuns_cap_from_name("net_admin"), CAPUNS_EBADCAP, "name without cap_ prefix rejected");
+	TAP_EQ(capuns_cap_from_name("cap_chown"), 0, "name cap_chown is 0");
+	TAP_EQ(capuns_cap_from_name("CAP_NET_ADMIN"), 12, "names are case-insensitive");
+	TAP_EQ(capuns_cap_from_name("cap_sys_control"), 41, "cap_sys_control is 41");
+	TAP_EQ(capuns_cap_from_name("CAP_SYS_CONTROL"), 41, "CAP_SYS_CONTROL is 41");
+	TAP_EQ(capuns_cap_from_name("41"), 41, "number 41 parses");
+	TAP_EQ(capuns_cap_from_name("12"), 12, "number 12 parses");
+	TAP_EQ(capuns_cap_from_name("12x"), CAPUNS_EBADCAP, "12x is rejected (libcap alone takes it)");
+	TAP_EQ(capuns_cap_from_name("64"), CAPUNS_EBADCAP, "64 is out of range");
+	TAP_EQ(capuns_cap_from_name("60"), CAPUNS_EBADCAP, "60 names no capability");
+	TAP_EQ(capuns_cap_from_name("-1"), CAPUNS_EBADCAP, "-1 is rejected");
+	TAP_EQ(capuns_cap_from_name("cap_frobnicate"), CAPUNS_EBADCAP, "unknown name rejected");
+	TAP_EQ(capuns_cap_from_name(""), CAPUNS_EBADCAP, "empty name rejected");
+	TAP_EQ(capuns_cap_from_name("net_admin"), CAPUNS_EBADCAP, "name without cap_ prefix rejected");
 
-	TAP_EQ_INT(capuns_cap_to_name(41, buf, sizeof(buf)), 15, "41 formats");
+	TAP_EQ(capuns_cap_to_name(41, buf, sizeof(buf)), 15, "41 formats");
 	TAP_EQ_STR(buf, "cap_sys_control", "41 round-trips as cap_sys_control");
 	capuns_cap_to_name(12, buf, sizeof(buf));
 	TAP_EQ_STR(buf, "cap_net_admin", "12 is cap_net_admin");
 	capuns_cap_to_name(40, buf, sizeof(buf));
 	TAP_EQ_STR(buf, "cap_checkpoint_restore", "40 is cap_checkpoint_restore");
-	TAP_EQ_INT(capuns_cap_to_name(12, buf, 5), -ERANGE, "short buffer gives ERANGE");
-	TAP_EQ_INT(capuns_cap_to_name(64, buf, sizeof(buf)), CAPUNS_EBADCAP, "64 has no name");
-	TAP_EQ_INT(capuns_cap_to_name(-1, buf, sizeof(buf)), CAPUNS_EBADCAP, "-1 has no name");
+	TAP_EQ(capuns_cap_to_name(12, buf, 5), -ERANGE, "short buffer gives ERANGE");
+	TAP_EQ(capuns_cap_to_name(64, buf, sizeof(buf)), CAPUNS_EBADCAP, "64 has no name");
+	TAP_EQ(capuns_cap_to_name(-1, buf, sizeof(buf)), CAPUNS_EBADCAP, "-1 has no name");
 	for (int c = 0; c <= 41; c++) {
 		capuns_cap_to_name(c, buf, sizeof(buf));
 		if (capuns_cap_from_name(buf) != c) {
@@ -111,9 +111,9 @@ static void test_parse(void)
 	const char *text = "cap_chown,cap_bogus,cap_kill", *pos = NULL;
 	capuns_set_t s;
 
-	TAP_EQ_INT(capuns_set_parse(text, &s, &pos), CAPUNS_EBADCAP, "bad item reported");
+	TAP_EQ(capuns_set_parse(text, &s, &pos), CAPUNS_EBADCAP, "bad item reported");
 	TAP_OK(pos == text + 10, "errpos points at the bad item");
-	TAP_EQ_INT(capuns_set_parse(NULL, &s, NULL), -EINVAL, "NULL text is EINVAL");
+	TAP_EQ(capuns_set_parse(NULL, &s, NULL), -EINVAL, "NULL text is EINVAL");
 }
 
 static void check_format(capuns_set_t set, unsigned flags, const char *want)
@@ -158,9 +158,9 @@ static void test_status(void)
 	       "CapUNs line parsed");
 	TAP_OK(capuns_status_field(status, "CapBnd:", &v) == 0 && v == 0x3ffffffffffULL,
 	       "CapBnd line parsed");
-	TAP_EQ_INT(capuns_status_field(status, "CapAmb:", &v), -ENOENT, "missing field is ENOENT");
-	TAP_EQ_INT(capuns_status_field(status, "CapBad:", &v), CAPUNS_EPROTO, "non-hex is EPROTO");
-	TAP_EQ_INT(capuns_status_field(status, "CapHuge:", &v), CAPUNS_EPROTO, "65 bits is EPROTO");
+	TAP_EQ(capuns_status_field(status, "CapAmb:", &v), -ENOENT, "missing field is ENOENT");
+	TAP_EQ(capuns_status_field(status, "CapBad:", &v), CAPUNS_EPROTO, "non-hex is EPROTO");
+	TAP_EQ(capuns_status_field(status, "CapHuge:", &v), CAPUNS_EPROTO, "65 bits is EPROTO");
 }
 
 static void test_mask_text(void)
@@ -177,14 +177,14 @@ static void test_mask_text(void)
 	       "mask decimal %%lu (proc_doulongvec_minmax)");
 	TAP_OK(capuns_parse_mask_text("4398046380031\n", &v) == 0 && v == 0x3fffffdffffULL,
 	       "mask decimal without cap_sys_rawio");
-	TAP_EQ_INT(capuns_parse_mask_text("99999999999999999999999", &v), CAPUNS_EPROTO,
+	TAP_EQ(capuns_parse_mask_text("99999999999999999999999", &v), CAPUNS_EPROTO,
 		   "decimal overflow");
 	TAP_OK(capuns_parse_mask_text("4294967295\t1023\n", &v) == 0 && v == 0x3ffffffffffULL,
 	       "mask two-ulong form");
-	TAP_EQ_INT(capuns_parse_mask_text("", &v), CAPUNS_EPROTO, "empty mask text");
-	TAP_EQ_INT(capuns_parse_mask_text("1 2 3", &v), CAPUNS_EPROTO, "three fields");
-	TAP_EQ_INT(capuns_parse_mask_text("4294967296\t0", &v), CAPUNS_EPROTO, "ulong pair over 32 bits");
-	TAP_EQ_INT(capuns_parse_mask_text("0xg", &v), CAPUNS_EPROTO, "bad hex");
+	TAP_EQ(capuns_parse_mask_text("", &v), CAPUNS_EPROTO, "empty mask text");
+	TAP_EQ(capuns_parse_mask_text("1 2 3", &v), CAPUNS_EPROTO, "three fields");
+	TAP_EQ(capuns_parse_mask_text("4294967296\t0", &v), CAPUNS_EPROTO, "ulong pair over 32 bits");
+	TAP_EQ(capuns_parse_mask_text("0xg", &v), CAPUNS_EPROTO, "bad hex");
 }
 
 static void test_strerror(void)
@@ -209,27 +209,27 @@ static void test_none_backend(void)
 	setenv("CAPUNS_BACKEND", "none", 1);
 	capuns_backend_reset();
 	TAP_EQ_STR(capuns_backend_name(), "none", "forced backend none");
-	TAP_EQ_INT(capuns_backend_status(), CAPUNS_ENOBACKEND, "none: status");
-	TAP_EQ_INT(capuns_get(0, &s), CAPUNS_ENOBACKEND, "none: get");
-	TAP_EQ_INT(capuns_get(getpid(), &s), CAPUNS_ENOBACKEND, "none: get pid");
-	TAP_EQ_INT(capuns_is_set(0), CAPUNS_ENOBACKEND, "none: is_set");
-	TAP_EQ_INT(capuns_raise(0), CAPUNS_ENOBACKEND, "none: raise");
-	TAP_EQ_INT(capuns_lower(0), CAPUNS_ENOBACKEND, "none: lower");
-	TAP_EQ_INT(capuns_clear(), CAPUNS_ENOBACKEND, "none: clear");
-	TAP_EQ_INT(capuns_raise_set(capuns_set_of(1)), CAPUNS_ENOBACKEND, "none: raise_set");
-	TAP_EQ_INT(capuns_lower_set(capuns_set_of(1)), CAPUNS_ENOBACKEND, "none: lower_set");
-	TAP_EQ_INT(capuns_set_exactly(capuns_set_of(1)), CAPUNS_ENOBACKEND, "none: set_exactly");
-	TAP_EQ_INT(capuns_strict_get(&bits), CAPUNS_ENOBACKEND, "none: strict_get");
-	TAP_EQ_INT(capuns_strict_set(false), CAPUNS_ENOBACKEND, "none: strict_set");
-	TAP_EQ_INT(capuns_mask_get(&s), CAPUNS_ENOBACKEND, "none: mask_get");
-	TAP_EQ_INT(capuns_mask_drop(capuns_set_of(1)), CAPUNS_ENOBACKEND, "none: mask_drop");
+	TAP_EQ(capuns_backend_status(), CAPUNS_ENOBACKEND, "none: status");
+	TAP_EQ(capuns_get(0, &s), CAPUNS_ENOBACKEND, "none: get");
+	TAP_EQ(capuns_get(getpid(), &s), CAPUNS_ENOBACKEND, "none: get pid");
+	TAP_EQ(capuns_is_set(0), CAPUNS_ENOBACKEND, "none: is_set");
+	TAP_EQ(capuns_raise(0), CAPUNS_ENOBACKEND, "none: raise");
+	TAP_EQ(capuns_lower(0), CAPUNS_ENOBACKEND, "none: lower");
+	TAP_EQ(capuns_clear(), CAPUNS_ENOBACKEND, "none: clear");
+	TAP_EQ(capuns_raise_set(capuns_set_of(1)), CAPUNS_ENOBACKEND, "none: raise_set");
+	TAP_EQ(capuns_lower_set(capuns_set_of(1)), CAPUNS_ENOBACKEND, "none: lower_set");
+	TAP_EQ(capuns_set_exactly(capuns_set_of(1)), CAPUNS_ENOBACKEND, "none: set_exactly");
+	TAP_EQ(capuns_strict_get(&bits), CAPUNS_ENOBACKEND, "none: strict_get");
+	TAP_EQ(capuns_strict_set(false), CAPUNS_ENOBACKEND, "none: strict_set");
+	TAP_EQ(capuns_mask_get(&s), CAPUNS_ENOBACKEND, "none: mask_get");
+	TAP_EQ(capuns_mask_drop(capuns_set_of(1)), CAPUNS_ENOBACKEND, "none: mask_drop");
 
 	/* Argument errors come before the backend. */
-	TAP_EQ_INT(capuns_is_set(-1), -EINVAL, "is_set(-1) is EINVAL");
-	TAP_EQ_INT(capuns_lower(64), -EINVAL, "lower(64) is EINVAL");
-	TAP_EQ_INT(capuns_set_exactly(capuns_set_of(UINT64_C(1) << 63)), -EINVAL,
+	TAP_EQ(capuns_is_set(-1), -EINVAL, "is_set(-1) is EINVAL");
+	TAP_EQ(capuns_lower(64), -EINVAL, "lower(64) is EINVAL");
+	TAP_EQ(capuns_set_exactly(capuns_set_of(UINT64_C(1) << 63)), -EINVAL,
 		   "set_exactly with bit 63 is EINVAL");
-	TAP_EQ_INT(capuns_get(-5, &s), -EINVAL, "get(-5) is EINVAL");
+	TAP_EQ(capuns_get(-5, &s), -EINVAL, "get(-5) is EINVAL");
 
 	/* An unknown forced name fails closed too. */
 	setenv("CAPUNS_BACKEND", "frob", 1);

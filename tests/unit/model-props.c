@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "capmodel.h"
-#include "model-tap.h"
+#include "tap.h"
 #include "seq.h"
 
 #define SEQUENCES 20000

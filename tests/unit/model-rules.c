@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "capmodel.h"
-#include "model-tap.h"
+#include "tap.h"
 
 #define FULL42 0x3ffffffffffULL /* caps 0..41: CAP_SYS_CONTROL is 41 */
 #define FULL41 0x1ffffffffffULL /* caps 0..40: a kernel without the series */

@@ -14,7 +14,7 @@
 
 #include "capuns.h"
 #include "conf.h"
-#include "lib-tap.h"
+#include "tap.h"
 
 static uint64_t all(void)
 {
@@ -117,7 +117,7 @@ static void test_errors(void)
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	expect_error(big, "alice", "longer than", "overlong line");
-	TAP_EQ_INT(capuns_conf_parse("all *", "", NULL, NULL, 0), -EINVAL, "empty user");
+	TAP_EQ(capuns_conf_parse("all *", "", NULL, NULL, 0), -EINVAL, "empty user");
 }
 
 static void test_load(void)
@@ -138,30 +138,30 @@ static void test_load(void)
 		       m.keep.bits == (all() & ~bit(12)),
 	       "load a 0644 file of ours");
 	chmod(path, 0664);
-	TAP_EQ_INT(capuns_conf_load(path, "alice", &m, err, sizeof(err)), -EPERM,
+	TAP_EQ(capuns_conf_load(path, "alice", &m, err, sizeof(err)), -EPERM,
 		   "group-writable file refused");
 	TAP_OK(strstr(err, "not writable") != NULL, "message says why");
 	chmod(path, 0646);
-	TAP_EQ_INT(capuns_conf_load(path, "alice", &m, err, sizeof(err)), -EPERM,
+	TAP_EQ(capuns_conf_load(path, "alice", &m, err, sizeof(err)), -EPERM,
 		   "world-writable file refused");
 	chmod(path, 0644);
-	TAP_EQ_INT(capuns_conf_load(dir, "alice", &m, err, sizeof(err)), -EINVAL,
+	TAP_EQ(capuns_conf_load(dir, "alice", &m, err, sizeof(err)), -EINVAL,
 		   "a directory is refused");
 	char link[160];
 
 	snprintf(link, sizeof(link), "%s/link.conf", dir);
 	TAP_OK(symlink(path, link) == 0, "make a symlink");
-	TAP_EQ_INT(capuns_conf_load(link, "alice", &m, err, sizeof(err)), -ELOOP,
+	TAP_EQ(capuns_conf_load(link, "alice", &m, err, sizeof(err)), -ELOOP,
 		   "a symlink is refused");
 	unlink(link);
 	unlink(path);
-	TAP_EQ_INT(capuns_conf_load(path, "alice", &m, err, sizeof(err)), -ENOENT,
+	TAP_EQ(capuns_conf_load(path, "alice", &m, err, sizeof(err)), -ENOENT,
 		   "missing file is an error");
 	TAP_OK(strstr(err, "cannot open") != NULL, "missing file message");
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	TAP_OK(fd >= 0 && write(fd, "all alice\n\0!cap_kill *\n", 23) == 23, "write a NUL");
 	close(fd);
-	TAP_EQ_INT(capuns_conf_load(path, "alice", &m, err, sizeof(err)), -EINVAL,
+	TAP_EQ(capuns_conf_load(path, "alice", &m, err, sizeof(err)), -EINVAL,
 		   "a NUL byte is refused");
 	unlink(path);
 	rmdir(dir);

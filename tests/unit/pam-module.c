@@ -17,7 +17,7 @@
 
 #include <security/pam_appl.h>
 
-#include "lib-tap.h"
+#include "tap.h"
 
 static char dir[] = "/tmp/capuns-pam-module.XXXXXX";
 
@@ -149,7 +149,7 @@ int main(void)
 			printf("ok %d - default config path # SKIP "
 			       "/etc/security/capuns.conf exists on this host\n", ++tap_n);
 		else
-			TAP_EQ_INT(run("session", "nosuchuser-capuns"), PAM_SESSION_ERR,
+			TAP_EQ(run("session", "nosuchuser-capuns"), PAM_SESSION_ERR,
 				   "default config /etc/security/capuns.conf is read (absent: fails)");
 	}
 

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The BPF-LSM backend (bpf/capuns.bpf.c), one function per program, in
+ * the model's terms.  On a stock kernel the kernel's own sets follow stock
+ * rules (full sets in every new namespace); the backend keeps pU, the set
+ * recorded at namespace entry ("bound") and the strict bits per cred, and
+ * denies in lsm/capable what the series would not hold (bpf/README.md).
+ * Where its rule is the series' rule, it calls series.c with the sets as
+ * the series sees them (series_view()).
+ */
+#include "internal.h"
+
+#include <errno.h>
+
+/*
+ * lsm/capable, after cap_capable() granted: a cap granted from the cred's
+ * own sets (target = its own namespace) must be in bound; a grant by
+ * ownership (target below) stands.
+ */
+bool bpf_lsm_capable(const struct cm_cred *c, int ns, int cap)
+{
+	return ns != c->ns || cap_in(c->bound, cap);
+}
+
+/*
+ * lsm/userns_create and fexit/userns_install: the kernel's sets are stock;
+ * bound = p'U of rule 3 (with the backend's strict flag), and the strict
+ * bits (the backend's securebits 8/9) are reset.
+ */
+void bpf_record_userns_entry(struct cm_sys *sys, struct cm_cred *c)
+{
+	c->pU = c->bound = series_userns_entry_set(sys, c, c->uns_strict & CM_BPF_STRICT);
+	c->uns_strict = 0;
+	enter_userns_stock(sys, c);
+}
+
+/*
+ * lsm/bprm_creds_from_file, after the capability LSM (rule 10 as the
+ * backend states it): the euid changes and pP as the series sees it grows:
+ * p'U = X as the series sees it.
+ */
+void bpf_bprm_creds_from_file(const struct cm_cred *old, struct cm_cred *new)
+{
+	if (MUTANT(4))
+		return;
+	if (new->euid != old->euid &&
+	    !subset(series_view(new, new->pP), series_view(new, old->pP)))
+		new->pU = series_view(new, new->X);
+}
+
+/*
+ * strict_set(): the rules of PR_SET_SECUREBITS for bits 8/9 (a locked bit
+ * keeps its value, a lock stays) and CAP_SETPCAP as the series sees pE.
+ */
+static long strict_set(struct cm_cred *c, uint64_t bits)
+{
+	unsigned int old = c->uns_strict;
+
+	if (bits & ~(uint64_t)(CM_BPF_STRICT | CM_BPF_STRICT_LOCKED))
+		return -EPERM;
+	if ((old & CM_BPF_STRICT_LOCKED) &&
+	    (((old ^ bits) & CM_BPF_STRICT) || !(bits & CM_BPF_STRICT_LOCKED)))
+		return -EPERM;
+	if (!cap_in(series_view(c, c->pE), CAP_SETPCAP))
+		return -EPERM;
+	c->uns_strict = (unsigned int)bits;
+	return 0;
+}
+
+/*
+ * mask_lower(): no CAP_SYS_CONTROL on a stock kernel, so CAP_SYS_ADMIN (as
+ * the series sees pE) in the initial namespace.
+ */
+static long mask_lower(struct cm_sys *sys, const struct cm_cred *c, uint64_t cap)
+{
+	if (sys->ns[c->ns].level != 0 || !cap_in(series_view(c, c->pE), CAP_SYS_ADMIN))
+		return -EPERM;
+	sys->mask &= ~CM_BIT(cap);
+	return 0;
+}
+
+/* extension_op(): prctl(PR_CAP_USERNS, op >= 0x4300, arg3, 0, 0). */
+static long extension_op(struct cm_sys *sys, struct cm_cred *c, uint64_t op, uint64_t arg3)
+{
+	switch (op) {
+	case CM_BPF_OP_PROBE:
+		return arg3 ? -EINVAL : CM_BPF_ABI_VERSION;
+	case CM_BPF_OP_STRICT_GET:
+		return arg3 ? -EINVAL : (long)c->uns_strict;
+	case CM_BPF_OP_STRICT_SET:
+		return strict_set(c, arg3);
+	}
+	if (!cap_valid(sys, arg3))
+		return -EINVAL;
+	switch (op) {
+	case CM_BPF_OP_MASK_IS_SET:
+		return cap_in(sys->mask, (int)arg3);
+	case CM_BPF_OP_MASK_LOWER:
+		return mask_lower(sys, c, arg3);
+	case CM_BPF_OP_BOUND_IS_SET:
+		return cap_in(c->bound, (int)arg3);
+	}
+	return -EINVAL;
+}
+
+/*
+ * lsm/task_prctl for option 48: the extension operations, else rule 2 as
+ * the series states it.  The answers are the decoded ones (libcapuns).
+ */
+long bpf_task_prctl_cap_userns(struct cm_sys *sys, struct cm_cred *c, uint64_t op,
+			       uint64_t arg3, uint64_t a4, uint64_t a5)
+{
+	if (op >= CM_BPF_OP_PROBE)
+		return (a4 | a5) ? -EINVAL : extension_op(sys, c, op, arg3);
+	return series_prctl_cap_userns(sys, c, op, arg3, a4, a5);
+}

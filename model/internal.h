@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Inside the model: what its three parts share.
+ *
+ *   classic.c  Linux 6.1 as it is (ids, cap_capable, exec, capset, setuid,
+ *              prctl, namespaces, usermodehelper), calling the series and
+ *              the BPF backend where the kernel calls them;
+ *   series.c   the rules of the capuns series, one function each;
+ *   bpf.c      the BPF-LSM backend, one function per program of
+ *              bpf/capuns.bpf.c;
+ *   capmodel.c state, observation and invariants.
+ *
+ * CAPMODEL_MUTATION (build flag, used only by the tests that prove the
+ * differential runner catches bugs) breaks one rule on purpose, for both
+ * the series and the BPF backend:
+ *   1  rule 3a forgotten: the strict securebit does not bound pU by X
+ *   2  rule 3 skipped on setns: entering an existing namespace gives full sets
+ *   3  rule 3b forgotten: the system mask is not applied
+ *   4  rule 10 forgotten: setuid-root exec leaves pU as it is
+ *   5  rule 2: RAISE does not require the cap in pP without CAP_SETPCAP
+ *   6  no owner grant in cap_capable() (the classic one of 6.1)
+ */
+#ifndef CAPMODEL_INTERNAL_H
+#define CAPMODEL_INTERNAL_H
+
+#include "capmodel.h"
+
+#ifndef CAPMODEL_MUTATION
+#define CAPMODEL_MUTATION 0
+#endif
+#define MUTANT(n) (CAPMODEL_MUTATION == (n))
+
+#define CAP_SETGID 6
+#define CAP_SETUID 7
+#define CAP_SETPCAP 8
+#define CAP_SYS_MODULE 16
+#define CAP_SYS_ADMIN 21
+#define CAP_SETFCAP 31
+#define CAP_SYS_CONTROL 41
+
+static inline bool cap_in(cm_caps set, int cap)
+{
+	return (set >> cap) & 1;
+}
+
+static inline bool subset(cm_caps a, cm_caps b)
+{
+	return (a & ~b) == 0;
+}
+
+static inline bool securebit_set(const struct cm_cred *c, int bit)
+{
+	return c->securebits & CM_SECBIT(bit);
+}
+
+/* The kernel series: pU in struct cred, CAP_SYS_CONTROL, the sysctls. */
+static inline bool is_series_kernel(const struct cm_sys *sys)
+{
+	return sys->flavour == CM_PATCHED;
+}
+
+/* A stock kernel with the capuns BPF-LSM backend loaded. */
+static inline bool is_bpf_backend(const struct cm_sys *sys)
+{
+	return sys->flavour == CM_BPF;
+}
+
+/* Either backend enforces the rules of pU. */
+static inline bool has_userns_set(const struct cm_sys *sys)
+{
+	return is_series_kernel(sys) || is_bpf_backend(sys);
+}
+
+static inline bool cap_valid(const struct cm_sys *sys, uint64_t cap)
+{
+	return cap <= (uint64_t)sys->last_cap;
+}
+
+/*
+ * A set as the series holds it.  On the BPF backend the kernel's set cut
+ * down to the set recorded at namespace entry; elsewhere bound is full.
+ */
+static inline cm_caps series_view(const struct cm_cred *c, cm_caps set)
+{
+	return set & c->bound;
+}
+
+/* ---- classic.c: 6.1 ---------------------------------------------------- */
+bool cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap);
+void enter_userns_stock(const struct cm_sys *sys, struct cm_cred *c);
+
+/* ---- series.c: the rules of the series --------------------------------- */
+unsigned int series_secure_bits(void);
+long series_prctl_cap_userns(const struct cm_sys *sys, struct cm_cred *c, uint64_t op,
+			     uint64_t cap, uint64_t a4, uint64_t a5);
+cm_caps series_userns_entry_set(const struct cm_sys *sys, const struct cm_cred *c, bool strict);
+void series_enter_userns(const struct cm_sys *sys, struct cm_cred *c);
+void series_exec_setuid_root(const struct cm_cred *old, struct cm_cred *new, uint32_t root_uid);
+void series_umh_cred(const struct cm_sys *sys, struct cm_cred *helper);
+
+/* ---- bpf.c: the BPF-LSM backend ---------------------------------------- */
+bool bpf_lsm_capable(const struct cm_cred *c, int ns, int cap);
+void bpf_record_userns_entry(struct cm_sys *sys, struct cm_cred *c);
+void bpf_bprm_creds_from_file(const struct cm_cred *old, struct cm_cred *new);
+long bpf_task_prctl_cap_userns(struct cm_sys *sys, struct cm_cred *c, uint64_t op,
+			       uint64_t arg3, uint64_t a4, uint64_t a5);
+
+#endif /* CAPMODEL_INTERNAL_H */

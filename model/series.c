@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The rules of the capuns series (SPEC.md), one function each.  classic.c
+ * calls them where the patched kernel does; the BPF backend (bpf.c) calls
+ * those it states the same way, with the sets as the series sees them
+ * (series_view()).
+ */
+#include "internal.h"
+
+#include <errno.h>
+
+/* SPEC rule 5: SECURE_USERNS_STRICT_CAPS joins SECURE_ALL_BITS. */
+unsigned int series_secure_bits(void)
+{
+	return CM_SECBIT(CM_SECURE_USERNS_STRICT_CAPS);
+}
+
+/*
+ * SPEC rule 2, RAISE: p'U = (pE ∋ CAP_SETPCAP) ? X : (X ∩ pP); an already
+ * set bit always succeeds.
+ */
+static bool may_raise_userns(const struct cm_cred *c, int cap)
+{
+	if (cap_in(c->pU, cap))
+		return true;
+	if (!cap_in(series_view(c, c->X), cap))
+		return false;
+	if (MUTANT(5))
+		return true;
+	return cap_in(series_view(c, c->pE), CAP_SETPCAP) || cap_in(series_view(c, c->pP), cap);
+}
+
+/* SPEC rule 2: prctl(PR_CAP_USERNS, op, cap, 0, 0). */
+long series_prctl_cap_userns(const struct cm_sys *sys, struct cm_cred *c, uint64_t op,
+			     uint64_t cap, uint64_t a4, uint64_t a5)
+{
+	if (op == CM_PR_CAP_OP_CLEAR_ALL) {
+		if (cap | a4 | a5)
+			return -EINVAL;
+		c->pU = 0;
+		return 0;
+	}
+	if (!cap_valid(sys, cap) || a4 || a5)
+		return -EINVAL;
+	if (op == CM_PR_CAP_OP_IS_SET)
+		return cap_in(c->pU, (int)cap);
+	if (op != CM_PR_CAP_OP_RAISE && op != CM_PR_CAP_OP_LOWER)
+		return -EINVAL;
+	if (op == CM_PR_CAP_OP_RAISE) {
+		if (!may_raise_userns(c, (int)cap))
+			return -EPERM;
+		c->pU |= CM_BIT(cap);
+	} else {
+		c->pU &= ~CM_BIT(cap);
+	}
+	return 0;
+}
+
+/*
+ * SPEC rule 3a and 3b: p'U = pU ∩ (strict ? X : all) ∩ mask.  strict is the
+ * securebit on the series, the backend's own flag on BPF.
+ */
+cm_caps series_userns_entry_set(const struct cm_sys *sys, const struct cm_cred *c, bool strict)
+{
+	cm_caps pU = c->pU;
+
+	if (strict && !MUTANT(1))
+		pU &= series_view(c, c->X); /* 3a */
+	if (!MUTANT(3))
+		pU &= sys->mask; /* 3b */
+	return pU;
+}
+
+/* SPEC rule 3c: X = pP = pE = p'U (pI, pA, securebits: classic.c). */
+void series_enter_userns(const struct cm_sys *sys, struct cm_cred *c)
+{
+	c->pU = series_userns_entry_set(sys, c,
+					securebit_set(c, CM_SECURE_USERNS_STRICT_CAPS));
+	c->X = c->pP = c->pE = c->pU;
+}
+
+/*
+ * SPEC rule 10: a setuid-root exec that gains privilege gets p'U = X, so
+ * that a pU lowered by an unprivileged caller cannot break a privileged
+ * program.  "Gains privilege" as the series states it: the new euid is
+ * root, the old one was not, and pP grew.
+ */
+void series_exec_setuid_root(const struct cm_cred *old, struct cm_cred *new, uint32_t root_uid)
+{
+	if (MUTANT(4))
+		return;
+	if (root_uid != CM_ID_NONE && new->euid == root_uid && old->euid != root_uid &&
+	    !subset(new->pP, old->pP))
+		new->pU = new->X;
+}
+
+/*
+ * SPEC rule 6: kernel.cap_userns_mask, mode 0644 owned by global root:
+ * opening for writing needs euid == kuid 0 (sysctl test_perm(), no
+ * capability override).  The handler then needs CAP_SYS_CONTROL in the
+ * initial namespace, and only ever drops bits.
+ */
+int cm_mask_write(struct cm_sys *sys, const struct cm_cred *c, uint64_t value)
+{
+	if (!is_series_kernel(sys))
+		return -ENOENT;
+	if (c->euid != 0)
+		return -EACCES;
+	if (!cm_capable(sys, c, CAP_SYS_CONTROL))
+		return -EPERM;
+	sys->mask &= value;
+	return 0;
+}
+
+/* SPEC rule 7: a usermodehelper gets pU ∩= kernel/usermodehelper/userns. */
+void series_umh_cred(const struct cm_sys *sys, struct cm_cred *helper)
+{
+	helper->pU &= sys->umh_userns;
+}
