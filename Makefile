@@ -54,6 +54,9 @@ PREFIX      ?= /usr/local
 EXEC_PREFIX ?= $(PREFIX)
 BINDIR      ?= $(EXEC_PREFIX)/bin
 SBINDIR     ?= $(EXEC_PREFIX)/sbin
+# Where capuns runs the BPF backend's loader (capuns bpf ..., capuns monitor):
+# its installed path, never a PATH lookup.
+CAPUNS_BPF_PATH ?= $(SBINDIR)/capuns-bpf
 LIBDIR      ?= $(EXEC_PREFIX)/lib$(if $(MULTIARCH),/$(MULTIARCH))
 LIBEXECDIR  ?= $(EXEC_PREFIX)/libexec
 INCLUDEDIR  ?= $(PREFIX)/include

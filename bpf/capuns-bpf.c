@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * capuns-bpf: load, unload and inspect the capuns BPF-LSM backend, and
- * print its denial events live.  A thin front end of libcapuns-bpf.a; the
- * capuns CLI offers the same commands (capuns bpf ..., capuns monitor).
+ * print its denial events live.  A thin front end of libcapuns-bpf.a: the
+ * library hands over status and events as data, this program prints them
+ * and owns the signal handling.  The capuns CLI runs this program for the
+ * same commands (capuns bpf ..., capuns monitor).
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/capability.h>
 
 #include "capuns-bpf.h"
 
@@ -35,11 +40,195 @@ static long parse_count(const char *s, long max)
 	return v;
 }
 
+/* ---- status ------------------------------------------------------------- */
+
+/* Name of a capability through libcap ("cap_net_admin", or its number). */
+static void cap_name(int cap, char *buf, size_t len)
+{
+	char *name = cap_to_name(cap);
+
+	snprintf(buf, len, "%s", name ? name : "?");
+	cap_free(name);
+}
+
+/* Every capability of the running kernel, as libcap counts them. */
+static uint64_t kernel_full_set(void)
+{
+	unsigned bits = cap_max_bits();
+
+	return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+}
+
+static void print_set_names(FILE *out, uint64_t set, uint64_t full, bool json)
+{
+	bool first = true;
+	char name[64];
+
+	if (!json && set == full) {
+		fputs("all", out);
+		return;
+	}
+	if (!json && !set) {
+		fputs("none", out);
+		return;
+	}
+	/* "all,-cap_x" when short, as capsh --print would. */
+	bool minus = !json && __builtin_popcountll(full & ~set) < __builtin_popcountll(set);
+	if (minus)
+		fputs("all", out);
+	for (int cap = 0; cap < 64; cap++) {
+		bool in = set & (UINT64_C(1) << cap);
+
+		if (minus ? in || !(full & (UINT64_C(1) << cap)) : !in)
+			continue;
+		cap_name(cap, name, sizeof(name));
+		fprintf(out, json ? "%s\"%s\"" : "%s%s%s", first && !minus ? "" : ",",
+			json ? name : minus ? "-" : "", json ? "" : name);
+		first = false;
+	}
+}
+
+static void print_status_json(FILE *out, const struct capuns_bpf_status *st)
+{
+	fprintf(out, "{\"loaded\":true,\"abi\":%u,\"version\":\"%s\",\"hooks\":[",
+		st->abi, st->version);
+	for (int i = 0; i < st->nhooks; i++)
+		fprintf(out, "%s{\"hook\":\"%s\",\"attached\":%s,\"prog_id\":%u}",
+			i ? "," : "", st->hooks[i].section,
+			st->hooks[i].prog_id ? "true" : "false", st->hooks[i].prog_id);
+	fprintf(out, "],\"creds_used\":%u,\"creds_max\":%u,\"mask\":\"0x%" PRIx64
+		"\",\"mask_caps\":[", st->creds_used, st->creds_max, st->mask);
+	print_set_names(out, st->mask, kernel_full_set(), true);
+	fprintf(out, "],\"denials\":%llu,\"refusals\":%llu,\"lost_events\":%llu,"
+		"\"tasks_iterator\":%s}\n", (unsigned long long)st->denials,
+		(unsigned long long)st->refusals, (unsigned long long)st->lost_events,
+		st->tasks_iterator ? "true" : "false");
+}
+
+static void print_status_text(FILE *out, const struct capuns_bpf_status *st)
+{
+	fprintf(out, "capuns BPF backend: loaded, ABI %u, version %s\n", st->abi, st->version);
+	fprintf(out, "hooks: %d of %d attached\n", st->attached, st->nhooks);
+	for (int i = 0; i < st->nhooks; i++) {
+		if (st->hooks[i].prog_id)
+			fprintf(out, "  %-28s prog %u\n", st->hooks[i].section, st->hooks[i].prog_id);
+		else
+			fprintf(out, "  %-28s NOT ATTACHED\n", st->hooks[i].section);
+	}
+	fprintf(out, "credentials: %u of %u entries used\n", st->creds_used, st->creds_max);
+	fprintf(out, "mask: 0x%" PRIx64 " (", st->mask);
+	print_set_names(out, st->mask, kernel_full_set(), false);
+	fprintf(out, ")\n");
+	fprintf(out, "denials: %llu, refusals: %llu, lost events: %llu\n",
+		(unsigned long long)st->denials, (unsigned long long)st->refusals,
+		(unsigned long long)st->lost_events);
+}
+
+/* 0 when loaded with every hook attached, 1 otherwise. */
+static int cmd_status(bool json)
+{
+	struct capuns_bpf_status st;
+	int err = capuns_bpf_status(&st);
+
+	if (err == -ENOENT) {
+		fputs(json ? "{\"loaded\":false}\n" : "capuns BPF backend: not loaded\n", stdout);
+		return 1;
+	}
+	if (err && err != -ENOLINK)
+		return 1;
+	if (json)
+		print_status_json(stdout, &st);
+	else
+		print_status_text(stdout, &st);
+	return err ? 1 : 0;
+}
+
+/* ---- monitor ------------------------------------------------------------ */
+
+static volatile sig_atomic_t monitor_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	monitor_stop = 1;
+}
+
+static const char *reason_name(__u32 reason)
+{
+	switch (reason) {
+	case CAPUNS_BPF_DENY_CAP: return "cap-denied";
+	case CAPUNS_BPF_REFUSE_USERNS: return "userns-refused";
+	case CAPUNS_BPF_REFUSE_CRED: return "cred-refused";
+	case CAPUNS_BPF_REFUSE_EXEC: return "exec-refused";
+	case CAPUNS_BPF_KILL_SETNS: return "setns-killed";
+	case CAPUNS_BPF_KILL_TRANSFER: return "transfer-killed";
+	}
+	return "unknown";
+}
+
+/* comm as a JSON string body: quotes, backslashes and controls escaped. */
+static void json_string(FILE *out, const char *s, size_t max)
+{
+	for (size_t i = 0; i < max && s[i]; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+}
+
+static void print_event(const struct capuns_bpf_event *ev, void *arg)
+{
+	bool json = *(const bool *)arg;
+	char cap[64] = "-", comm[sizeof(ev->comm) + 1];
+	FILE *out = stdout;
+
+	if (ev->cap >= 0)
+		cap_name(ev->cap, cap, sizeof(cap));
+	memcpy(comm, ev->comm, sizeof(ev->comm));
+	comm[sizeof(ev->comm)] = '\0';
+	if (json) {
+		fprintf(out, "{\"ts_ns\":%llu,\"pid\":%u,\"tgid\":%u,\"uid\":%u,\"comm\":\"",
+			(unsigned long long)ev->ts_ns, ev->pid, ev->tgid, ev->uid);
+		json_string(out, comm, sizeof(comm));
+		fprintf(out, "\",\"cap\":%s%s%s,\"cap_nr\":%d,\"depth\":%u,\"target_depth\":%u,"
+			"\"reason\":\"%s\",\"errno\":%d}\n", ev->cap >= 0 ? "\"" : "",
+			ev->cap >= 0 ? cap : "null", ev->cap >= 0 ? "\"" : "", ev->cap, ev->depth,
+			ev->target_depth, reason_name(ev->reason), -ev->err);
+	} else {
+		fprintf(out, "%llu.%06llu pid %u (%s) uid %u: %s %s depth %u target %u: %s\n",
+			(unsigned long long)(ev->ts_ns / 1000000000ULL),
+			(unsigned long long)(ev->ts_ns % 1000000000ULL / 1000), ev->pid, comm,
+			ev->uid, reason_name(ev->reason), cap, ev->depth, ev->target_depth,
+			strerror(-ev->err));
+	}
+	fflush(out);
+}
+
 static void say_ready(void *arg)
 {
 	(void)arg;
 	fputs("capuns-bpf: monitoring\n", stderr);
 }
+
+static int cmd_monitor(struct capuns_bpf_monitor_opts *mon, bool json)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	mon->on_event = print_event;
+	mon->ready = say_ready;
+	mon->arg = &json;
+	mon->stop = &monitor_stop;
+	return capuns_bpf_monitor(mon) < 0 ? 1 : 0;
+}
+
+/* ---- command line ------------------------------------------------------- */
 
 enum { OPT_RELOAD = 1, OPT_MAX_CREDS, OPT_RINGBUF, OPT_VERBOSE, OPT_JSON, OPT_BACKLOG,
        OPT_COUNT, OPT_TIMEOUT, OPT_BTF, OPT_HELP };
@@ -92,7 +281,7 @@ static const char *option_name(int opt)
 int main(int argc, char **argv)
 {
 	const struct command *command;
-	struct capuns_bpf_monitor_opts mon = { .ready = say_ready };
+	struct capuns_bpf_monitor_opts mon = { 0 };
 	struct capuns_bpf_load_opts load = { 0 };
 	const char *cmd;
 	bool json = false;
@@ -126,7 +315,7 @@ int main(int argc, char **argv)
 		case OPT_RELOAD: load.reload = true; break;
 		case OPT_VERBOSE: load.verbose = true; break;
 		case OPT_BTF: load.btf_path = optarg; break;
-		case OPT_JSON: json = mon.json = true; break;
+		case OPT_JSON: json = true; break;
 		case OPT_BACKLOG: mon.backlog = true; break;
 		case OPT_MAX_CREDS:
 		case OPT_RINGBUF:
@@ -167,7 +356,6 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "unload"))
 		return capuns_bpf_unload() ? 1 : 0;
 	if (!strcmp(cmd, "status"))
-		return capuns_bpf_status(stdout, json) ? 1 : 0;
-	/* monitor */
-	return capuns_bpf_monitor(stdout, &mon) < 0 ? 1 : 0;
+		return cmd_status(json);
+	return cmd_monitor(&mon, json);
 }

@@ -1,19 +1,24 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Loader of the capuns BPF-LSM backend (library libcapuns-bpf.a).
+ * Loader of the capuns BPF-LSM backend (library libcapuns-bpf.a, used by
+ * the capuns-bpf program).
  *
  * The programs and maps are pinned under CAPUNS_BPF_PIN_DIR
  * (/sys/fs/bpf/capuns): enforcement stays when the loading process exits,
  * and only capuns_bpf_unload() (or a reboot) ends it.  Every function
  * prints its diagnostics on stderr, prefixed "capuns-bpf: ", and returns
- * 0 (or the documented non-negative value) or a negative errno.
- * See bpf/CLI-INTEGRATION.md for how the capuns CLI uses it.
+ * 0 (or the documented non-negative value) or a negative errno.  The
+ * library prints no results and installs no signal handlers: status and
+ * events are handed to the caller as data.
  */
 #ifndef CAPUNS_BPF_LOADER_H
 #define CAPUNS_BPF_LOADER_H
 
+#include <signal.h>
 #include <stdbool.h>
-#include <stdio.h>
+#include <stdint.h>
+
+#include "capuns-bpf-abi.h"
 
 struct capuns_bpf_load_opts {
 	/* Entries of the per-credential map; 0: the pinned map's, or 65536. */
@@ -41,29 +46,50 @@ int capuns_bpf_load(const struct capuns_bpf_load_opts *opts);
 /* Detach and unpin everything: stock behaviour again.  -ENOENT: not loaded. */
 int capuns_bpf_unload(void);
 
-/*
- * Print the state: ABI and version, hooks attached, credential map use,
- * system mask, counters; one JSON object when json.  Returns 0 when the
- * backend is loaded with every hook attached, -ENOENT when it is not
- * loaded, -ENOLINK when hooks are missing.
- */
-int capuns_bpf_status(FILE *out, bool json);
+#define CAPUNS_BPF_MAX_HOOKS 32
 
-struct capuns_bpf_monitor_opts {
-	bool json; /* one JSON object per line */
-	bool backlog; /* also print events queued before the start */
-	int max_events; /* stop after that many events; 0: no limit */
-	int timeout_ms; /* stop after that long; 0: no limit */
-	/* Called once the ring buffer is open (e.g. to say "ready"); may be NULL. */
-	void (*ready)(void *arg);
-	void *ready_arg;
+struct capuns_bpf_hook_status {
+	char section[64]; /* e.g. "lsm/capable" */
+	char name[64];	  /* program name, the name of its pinned link */
+	uint32_t prog_id; /* 0: not attached */
+};
+
+struct capuns_bpf_status {
+	uint32_t abi;
+	char version[32]; /* capuns version of the loader that created the maps */
+	int nhooks, attached;
+	struct capuns_bpf_hook_status hooks[CAPUNS_BPF_MAX_HOOKS];
+	uint32_t creds_used, creds_max; /* credential map */
+	uint64_t mask;			/* system mask */
+	uint64_t denials, refusals, lost_events;
+	bool tasks_iterator; /* the task iterator is pinned and readable */
 };
 
 /*
- * Print denial and refusal events as they happen, until SIGINT/SIGTERM,
- * max_events or timeout_ms.  Returns the number of events printed.  The
+ * Fill *st with the state of the loaded backend.  Returns 0 when it is
+ * loaded with every hook attached, -ENOLINK when hooks are missing (*st
+ * says which), -ENOENT when it is not loaded (*st zeroed).
+ */
+int capuns_bpf_status(struct capuns_bpf_status *st);
+
+struct capuns_bpf_monitor_opts {
+	bool backlog; /* also deliver events queued before the start */
+	int max_events; /* stop after that many events; 0: no limit */
+	int timeout_ms; /* stop after that long; 0: no limit */
+	/* Called for every event, in order. */
+	void (*on_event)(const struct capuns_bpf_event *ev, void *arg);
+	/* Called once the ring buffer is open (e.g. to say "ready"); may be NULL. */
+	void (*ready)(void *arg);
+	void *arg;
+	/* Checked at least every 100 ms; the caller's signal handler sets it. May be NULL. */
+	volatile sig_atomic_t *stop;
+};
+
+/*
+ * Deliver denial and refusal events as they happen, until *stop,
+ * max_events or timeout_ms.  Returns the number of events delivered.  The
  * ring buffer has one reader position: run one monitor at a time.
  */
-int capuns_bpf_monitor(FILE *out, const struct capuns_bpf_monitor_opts *opts);
+int capuns_bpf_monitor(const struct capuns_bpf_monitor_opts *opts);
 
 #endif /* CAPUNS_BPF_LOADER_H */

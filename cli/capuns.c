@@ -692,13 +692,20 @@ static int cmd_check(int argc, char **argv)
  * capuns bpf ... and capuns monitor ...: the BPF backend's loader lives in
  * its own program, capuns-bpf, so that libbpf, libelf and zlib stay out of
  * the CLI and of everything that links libcapuns (PAM modules included).
+ * It is run by its installed path (set at build time): a PATH lookup would
+ * let whoever controls PATH answer for the loader.
  */
+#ifndef CAPUNS_BPF_PATH
+#error "CAPUNS_BPF_PATH (where capuns-bpf is installed) must be defined by the build"
+#endif
+
 static int cmd_bpf(char **args)
 {
-	execvp("capuns-bpf", args);
-	fprintf(stderr, "%s: cannot run capuns-bpf, the BPF backend's loader: %s\n",
-		prog, strerror(errno));
-	return errno == ENOENT ? 127 : 126;
+	args[0] = "capuns-bpf";
+	execv(CAPUNS_BPF_PATH, args);
+	fprintf(stderr, "%s: cannot run %s, the BPF backend's loader: %s\n", prog,
+		CAPUNS_BPF_PATH, strerror(errno));
+	return errno == ENOENT ? EXIT_EXEC_NOTFOUND : EXIT_EXEC_FAILED;
 }
 
 int main(int argc, char **argv)
@@ -712,14 +719,10 @@ int main(int argc, char **argv)
 		return cmd_mask(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "check") == 0)
 		return cmd_check(argc - 1, argv + 1);
-	if (argc > 1 && strcmp(argv[1], "bpf") == 0) {
-		argv[1] = "capuns-bpf";
+	if (argc > 1 && strcmp(argv[1], "bpf") == 0)
 		return cmd_bpf(argv + 1);
-	}
-	if (argc > 1 && strcmp(argv[1], "monitor") == 0) {
-		/* capuns monitor [--json] == capuns-bpf monitor [--json] */
-		argv[0] = "capuns-bpf";
+	/* capuns monitor [--json] == capuns-bpf monitor [--json] */
+	if (argc > 1 && strcmp(argv[1], "monitor") == 0)
 		return cmd_bpf(argv);
-	}
 	return cmd_main(argc, argv);
 }

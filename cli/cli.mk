@@ -1,6 +1,7 @@
 # capuns(1): the command-line tool, linked with the shared libcapuns.
 
-CLI_CFLAGS = $(CFLAGS) $(WARN) -DCAPUNS_VERSION='"$(CAPUNS_VERSION)"'
+CLI_CFLAGS = $(CFLAGS) $(WARN) -DCAPUNS_VERSION='"$(CAPUNS_VERSION)"' \
+	     -DCAPUNS_BPF_PATH='"$(CAPUNS_BPF_PATH)"'
 
 BINS += $(B)/capuns
 GUEST_FILES += $(B)/guest/usr/local/bin/capuns

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * ABI between the capuns BPF-LSM programs (bpf/capuns.bpf.c), their loader
- * (bpf/loader.c) and libcapuns' BPF backend (lib/backend_bpf.c).
+ * (bpf/skeleton.c) and libcapuns' BPF backend (lib/backend_bpf.c).
  *
  * This is the one place where the answer encoding of prctl(PR_CAP_USERNS)
  * on a stock kernel is defined.

@@ -5,11 +5,9 @@
 # Objects are built twice: position-independent for the archive and the
 # shared library, and with the sanitizers for the host unit tests.
 #
-# The BPF backend (lib/backend_bpf.c) may set, in bpf/bpf.mk (included
-# before this file):
-#   CAPUNS_BPF_CPPFLAGS  extra preprocessor flags for backend_bpf.c
-#   CAPUNS_BPF_DEPS      files backend_bpf.o depends on (skeleton headers)
-#   CAPUNS_BPF_LDLIBS    libraries it needs (e.g. -lbpf -lelf -lz)
+# The library's BPF backend (lib/backend_bpf.c) talks to the loaded
+# programs through prctl(PR_CAP_USERNS) and the pinned task iterator only:
+# it needs neither libbpf nor the skeleton.
 
 LIBCAPUNS_SRCS := lib/capset.c lib/proc.c lib/capuns.c lib/backend_kernel.c \
 		  lib/backend_none.c lib/backend_bpf.c
@@ -17,7 +15,7 @@ LIBCAPUNS_OBJS := $(LIBCAPUNS_SRCS:lib/%.c=$(B)/lib/%.o)
 LIBCAPUNS_SAN_OBJS := $(LIBCAPUNS_SRCS:lib/%.c=$(B)/san/lib/%.o)
 LIBCAPUNS_HDRS := include/capuns.h include/capuns-abi.h lib/backend.h lib/internal.h
 # What a program linking libcapuns.a needs after it.
-LIBCAPUNS_LDLIBS = -lcap -lpthread $(CAPUNS_BPF_LDLIBS)
+LIBCAPUNS_LDLIBS = -lcap -lpthread
 
 LIB_CFLAGS = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -Ilib
 
@@ -44,9 +42,6 @@ $(B)/san/lib/%.o: lib/%.c $(LIBCAPUNS_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(LIB_CFLAGS) $(SAN) -c -o $@ $<
 
-$(B)/lib/backend_bpf.o $(B)/san/lib/backend_bpf.o: CPPFLAGS += $(CAPUNS_BPF_CPPFLAGS)
-$(B)/lib/backend_bpf.o $(B)/san/lib/backend_bpf.o: $(CAPUNS_BPF_DEPS)
-
 $(B)/libcapuns.a: $(LIBCAPUNS_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
@@ -69,7 +64,6 @@ $(B)/guest/usr/lib/$(MULTIARCH)/$(LIBCAPUNS_REAL): $(B)/$(LIBCAPUNS_REAL)
 	install -m 0644 $< $@
 $(B)/guest/usr/lib/$(MULTIARCH)/$(LIBCAPUNS_SONAME): $(B)/guest/usr/lib/$(MULTIARCH)/$(LIBCAPUNS_REAL)
 	ln -sf $(<F) $@
-
 
 # Host unit tests (TAP), built with the sanitizers.
 UNIT_CFLAGS = $(CFLAGS) $(WARN) $(SAN) -Ilib -Itests/unit

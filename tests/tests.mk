@@ -32,3 +32,20 @@ prctl-fuzz:
 # The installed programs under valgrind (host, error paths included).
 UNIT_TESTS += tests/unit/valgrind.sh
 tests/unit/valgrind.sh: $(B)/capuns $(B)/capuns-bpf
+
+# Helpers of the guest tests that give the same answers on both backends:
+# bpf-uns (libcapuns operations from the shell, linked statically with
+# libcapuns) and the shell functions of the BPF backend's tests.
+GUEST_FILES += $(B)/guest/capuns/bin/bpf-uns $(B)/guest/capuns/bin/bpf-test-lib.sh
+
+$(B)/tests/bpf-uns: tests/lib/bpf-uns.c include/capuns.h $(B)/libcapuns.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $< $(B)/libcapuns.a $(LIBCAPUNS_LDLIBS)
+
+$(B)/guest/capuns/bin/bpf-uns: $(B)/tests/bpf-uns
+	@mkdir -p $(@D)
+	install -m 0755 $< $@
+
+$(B)/guest/capuns/bin/bpf-test-lib.sh: tests/lib/bpf-test-lib.sh
+	@mkdir -p $(@D)
+	install -m 0644 $< $@

@@ -103,5 +103,27 @@ expect_out "--help shows usage" "^Usage: capuns"
 expect_rc "--version" 0 --version
 unset CAPUNS_BACKEND
 
+# capuns bpf / capuns monitor run the loader by its installed path, never
+# a capuns-bpf found on PATH.
+bpf_path=$(strings "$capuns" | grep -m1 '/capuns-bpf$')
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\ntouch %s/ran\n' "$tmp" >"$tmp/bin/capuns-bpf"
+chmod +x "$tmp/bin/capuns-bpf"
+for sub in "bpf status" "monitor"; do
+	rm -f "$tmp/ran"
+	PATH=$tmp/bin:$PATH "$capuns" $sub >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_not_ran "capuns $sub ignores a capuns-bpf on PATH"
+	if [ -z "$bpf_path" ]; then
+		not_ok "capuns $sub: the binary names an absolute capuns-bpf path"
+	elif [ -x "$bpf_path" ]; then
+		ok "capuns $sub: runs $bpf_path (installed here; exit $rc)"
+	elif [ "$rc" = 127 ] && grep -q "cannot run $bpf_path" "$tmp/err"; then
+		ok "capuns $sub: exit 127 naming $bpf_path, which is absent"
+	else
+		not_ok "capuns $sub: exit $rc, want 127 naming $bpf_path"; sed 's/^/#   /' "$tmp/err"
+	fi
+done
+
 echo "1..$n"
 [ "$failed" = 0 ]

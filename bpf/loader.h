@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Inside the loader library (libcapuns-bpf.a), shared by its files:
+ *   pins.c      the pin tree under CAPUNS_BPF_PIN_DIR: lock, pinned maps,
+ *               the link swap of a reload, unload
+ *   skeleton.c  the BPF object: maps, load, attach (links kept in
+ *               skel->links, freed with the skeleton)
+ *   status.c    status and the event stream, as data for the caller
+ *
+ * Pins (CAPUNS_BPF_PIN_DIR):
+ *   creds config events   the maps; reused by every reload
+ *   links/<program>       one BPF link per hook: a program stays attached
+ *                         as long as its link is pinned
+ *   tasks                 task iterator, world-readable (capuns_get(pid))
+ */
+#ifndef CAPUNS_BPF_LOADER_INTERNAL_H
+#define CAPUNS_BPF_LOADER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/types.h>
+
+#include "capuns-abi.h"
+#include "capuns-bpf-abi.h"
+
+#define PIN_ROOT "/sys/fs/bpf"
+#define PIN_DIR CAPUNS_BPF_PIN_DIR
+#define LINKS_DIR PIN_DIR "/" CAPUNS_BPF_PIN_LINKS
+#define LINKS_NEW LINKS_DIR "-new" /* bpffs refuses names with dots */
+#define LINKS_OLD LINKS_DIR "-old"
+#define TASKS_PIN PIN_DIR "/" CAPUNS_BPF_PIN_TASKS
+#define TASKS_NEW TASKS_PIN "-new"
+
+struct bpf_object;
+struct bpf_program;
+struct capuns_bpf;
+
+/* Diagnostics on stderr, "capuns-bpf: " first. */
+void loader_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- pins.c ------------------------------------------------------------ */
+int pins_path(char *buf, size_t len, const char *dir, const char *name);
+/* 0 when PIN_ROOT is a bpf filesystem. */
+int pins_check_fs(void);
+/* Exclusive lock over PIN_DIR (created 0755 when create): an fd, or -errno. */
+int pins_lock(bool create);
+/* Remove every entry of a pin directory and the directory itself. */
+int pins_remove_tree(const char *dir);
+int pins_unlink(const char *path);
+/* The map pinned as PIN_DIR/name: an fd, or -errno. */
+int pins_open_map(const char *name);
+int pins_read_config(int fd, struct capuns_bpf_config *cfg);
+int pins_map_max_entries(const char *name, __u32 *max);
+/* Program id of the link pinned as LINKS_DIR/name; 0 when there is none. */
+__u32 pins_link_prog_id(const char *name);
+/* links-new -> links; the old links are unpinned (detached) last. */
+int pins_swap_links(void);
+/* Forget the maps a failed first load pinned. */
+void pins_remove_maps(void);
+
+/* ---- skeleton.c -------------------------------------------------------- */
+/* The embedded object, opened (not loaded); NULL with a message. */
+struct capuns_bpf *skel_open(const char *btf_path);
+/* The task iterator is pinned on its own; every other program is a hook. */
+bool skel_is_iterator(const struct bpf_program *prog);
+
+#endif /* CAPUNS_BPF_LOADER_INTERNAL_H */

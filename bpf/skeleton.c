@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The BPF object of the backend through its generated skeleton: maps
+ * pointed at their pins, load, attach, and the links pinned.  The links
+ * live in skel->links and the skeleton frees them; the pins keep the
+ * programs attached after that.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "capuns-bpf.h"
+#include "capuns.skel.h"
+#include "loader.h"
+
+#ifndef CAPUNS_VERSION
+#define CAPUNS_VERSION "unknown"
+#endif
+
+#define DEFAULT_MAX_CREDS 65536
+
+static bool verbose_libbpf;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	/* Warnings (a verifier log, a map that cannot be reused) always. */
+	if (level != LIBBPF_WARN && !verbose_libbpf)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+struct capuns_bpf *skel_open(const char *btf_path)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = btf_path);
+	struct capuns_bpf *skel;
+
+	libbpf_set_print(libbpf_print);
+	skel = capuns_bpf__open_opts(&oo);
+	if (!skel)
+		loader_msg("open BPF object: %s", strerror(errno));
+	return skel;
+}
+
+bool skel_is_iterator(const struct bpf_program *prog)
+{
+	return bpf_program__type(prog) == BPF_PROG_TYPE_TRACING &&
+	       bpf_program__expected_attach_type(prog) == BPF_TRACE_ITER;
+}
+
+/* Every capability of the running kernel, as libcap counts them. */
+static uint64_t kernel_full_set(void)
+{
+	unsigned bits = cap_max_bits();
+
+	return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+}
+
+/*
+ * Point the maps at their pins: libbpf reuses a pinned map whose
+ * definition matches and pins the ones it creates.  A pinned credential
+ * map keeps its size; asking for another one needs an unload.
+ */
+static int setup_maps(struct capuns_bpf *skel, const struct capuns_bpf_load_opts *opts, bool *fresh)
+{
+	struct bpf_map *maps[] = { skel->maps.creds, skel->maps.config, skel->maps.events };
+	__u32 pinned;
+	int err;
+
+	*fresh = true;
+	err = pins_map_max_entries(CAPUNS_BPF_PIN_CREDS, &pinned);
+	if (!err) {
+		*fresh = false;
+		if (opts->max_creds && opts->max_creds != pinned) {
+			loader_msg("the pinned credential map has %u entries; resizing it needs "
+				   "an unload first", pinned);
+			return -EEXIST;
+		}
+		bpf_map__set_max_entries(skel->maps.creds, pinned);
+		if (!pins_map_max_entries(CAPUNS_BPF_PIN_EVENTS, &pinned))
+			bpf_map__set_max_entries(skel->maps.events, pinned);
+	} else {
+		if (opts->max_creds)
+			bpf_map__set_max_entries(skel->maps.creds, opts->max_creds);
+		else
+			bpf_map__set_max_entries(skel->maps.creds, DEFAULT_MAX_CREDS);
+		if (opts->ringbuf_bytes)
+			bpf_map__set_max_entries(skel->maps.events, opts->ringbuf_bytes);
+	}
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+		char path[PATH_MAX];
+
+		err = pins_path(path, sizeof(path), PIN_DIR, bpf_map__name(maps[i]));
+		if (!err)
+			err = bpf_map__set_pin_path(maps[i], path);
+		if (err) {
+			loader_msg("pin path of map %s: %s", bpf_map__name(maps[i]), strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* First load: the mask starts full.  A reload keeps what is there. */
+static int init_config(struct capuns_bpf *skel)
+{
+	int fd = bpf_map__fd(skel->maps.config);
+	struct capuns_bpf_config cfg;
+	__u32 zero = 0;
+	int err;
+
+	err = pins_read_config(fd, &cfg);
+	if (err) {
+		loader_msg("read config: %s", strerror(-err));
+		return err;
+	}
+	if (cfg.initialized) {
+		if (cfg.abi != CAPUNS_BPF_ABI_VERSION) {
+			loader_msg("the loaded backend has ABI %u, this loader %u: unload first",
+				   cfg.abi, CAPUNS_BPF_ABI_VERSION);
+			return -EEXIST;
+		}
+		return 0;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.mask = kernel_full_set();
+	cfg.abi = CAPUNS_BPF_ABI_VERSION;
+	cfg.initialized = 1;
+	snprintf(cfg.version, sizeof(cfg.version), "%s", CAPUNS_VERSION);
+	if (bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY) < 0) {
+		loader_msg("write config: %s", strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* Attach every program (links in skel->links); pin the hooks' links under LINKS_NEW. */
+static int attach_hooks(struct capuns_bpf *skel)
+{
+	const struct bpf_object_skeleton *s = skel->skeleton;
+	char path[PATH_MAX];
+	int err;
+
+	err = capuns_bpf__attach(skel);
+	if (err) {
+		loader_msg("attach BPF programs: %s", strerror(-err));
+		return err;
+	}
+	err = pins_remove_tree(LINKS_NEW); /* left over by a crashed load */
+	if (err)
+		return err;
+	if (mkdir(LINKS_NEW, 0700) < 0) {
+		loader_msg("mkdir %s: %s", LINKS_NEW, strerror(errno));
+		return -errno;
+	}
+	for (int i = 0; i < s->prog_cnt; i++) {
+		const struct bpf_program *prog = *s->progs[i].prog;
+		struct bpf_link *link = *s->progs[i].link;
+
+		if (skel_is_iterator(prog))
+			continue;
+		err = pins_path(path, sizeof(path), LINKS_NEW, bpf_program__name(prog));
+		if (!err)
+			err = bpf_link__pin(link, path);
+		if (err) {
+			loader_msg("pin %s: %s", path, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* The task iterator, pinned world-readable next to the links. */
+static int pin_tasks(struct capuns_bpf *skel)
+{
+	int err;
+
+	pins_unlink(TASKS_NEW);
+	err = bpf_link__pin(skel->links.capuns_tasks, TASKS_NEW);
+	if (err) {
+		loader_msg("pin %s: %s", TASKS_NEW, strerror(-err));
+		return err;
+	}
+	if (chmod(TASKS_NEW, 0444) < 0 || rename(TASKS_NEW, TASKS_PIN) < 0) {
+		loader_msg("publish %s: %s", TASKS_PIN, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* 1 when the same ABI is loaded with every hook of this object pinned. */
+static int already_loaded(const struct capuns_bpf *skel)
+{
+	struct capuns_bpf_config cfg;
+	struct bpf_program *prog;
+	int fd;
+
+	fd = pins_open_map(CAPUNS_BPF_PIN_CONFIG);
+	if (fd < 0)
+		return 0;
+	if (pins_read_config(fd, &cfg) || !cfg.initialized || cfg.abi != CAPUNS_BPF_ABI_VERSION) {
+		close(fd);
+		return 0;
+	}
+	close(fd);
+	bpf_object__for_each_program(prog, skel->obj)
+		if (!skel_is_iterator(prog) && !pins_link_prog_id(bpf_program__name(prog)))
+			return 0;
+	return access(TASKS_PIN, R_OK) == 0;
+}
+
+int capuns_bpf_load(const struct capuns_bpf_load_opts *opts)
+{
+	struct capuns_bpf_load_opts none = { 0 };
+	struct capuns_bpf *skel;
+	bool fresh = false;
+	int lock, err;
+
+	if (!opts)
+		opts = &none;
+	verbose_libbpf = opts->verbose;
+	err = pins_check_fs();
+	if (err)
+		return err;
+	lock = pins_lock(true);
+	if (lock < 0)
+		return lock;
+	skel = skel_open(opts->btf_path);
+	if (!skel) {
+		close(lock);
+		return -ENOMEM;
+	}
+	if (!opts->reload && already_loaded(skel)) {
+		err = 1;
+		goto out;
+	}
+	skel->rodata->cap_last_cap = cap_max_bits() - 1;
+	err = setup_maps(skel, opts, &fresh);
+	if (err)
+		goto out;
+	/* The programs' filter counts entries from an empty map only. */
+	skel->rodata->filter_valid = fresh;
+	err = capuns_bpf__load(skel);
+	if (err)
+		loader_msg("load BPF programs: %s%s", strerror(-err),
+			   opts->verbose ? "" : " (--verbose shows the verifier log)");
+	if (!err)
+		err = init_config(skel);
+	if (!err)
+		err = attach_hooks(skel);
+	if (!err)
+		err = pin_tasks(skel);
+	if (!err)
+		err = pins_swap_links();
+	if (err) {
+		pins_remove_tree(LINKS_NEW);
+		/* libbpf unpins nothing on failure: forget the maps this load created. */
+		if (fresh && access(LINKS_DIR, F_OK) != 0) {
+			pins_remove_maps();
+			pins_unlink(TASKS_PIN);
+			rmdir(PIN_DIR);
+		}
+	}
+out:
+	capuns_bpf__destroy(skel);
+	close(lock);
+	return err;
+}
