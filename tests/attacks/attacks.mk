@@ -21,7 +21,7 @@ GUEST_FILES += $(ATTACKS:%=$(B)/guest/capuns/attacks/%) \
 
 $(B)/guest/capuns/attacks/%: tests/attacks/%.c tests/attacks/attack.h include/capuns.h $(B)/libcapuns.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(B)/libcapuns.a $(LIBCAPUNS_LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $< $(B)/libcapuns.a $(LIBCAPUNS_LDLIBS)
 
 $(B)/guest/capuns/tests/attacks.sh: tests/attacks/attacks.sh
 	@mkdir -p $(@D)
