@@ -4,6 +4,11 @@
 #   make deps     install the Debian packages everything needs (idempotent)
 #   make check    host unit tests, then every guest suite on every kernel
 #   make demo     boot the patched kernel and show capuns at work
+#   make install  install (PREFIX=/usr/local, DESTDIR, BINDIR, ... see below)
+#   make deb      build the Debian packages into build/deb/
+#   make kernel-deb  the patched kernel as Debian packages (SERIES=6.1)
+#   make system-test  build the Debian packages, install them on a booted
+#                 Debian 12 (stock and patched kernels) and test them there
 #
 # Each component adds itself through a fragment <dir>/<dir>.mk, appending to:
 #   BINS         host build products (built by `make`)
@@ -76,7 +81,7 @@ BINS        :=
 UNIT_TESTS  :=
 GUEST_FILES :=
 
-.PHONY: all deps unit check demo guest kernels clean fuzz bench install
+.PHONY: all deps unit check demo guest kernels clean fuzz bench install system-test deb kernel-deb
 all:
 
 -include $(sort $(wildcard */*.mk))
@@ -96,6 +101,20 @@ check: deps
 
 demo: deps
 	@vm/demo
+
+# The Debian packages of this tree, into build/deb/.
+deb: deps
+	@vm/build-debs
+
+# The patched kernel as Debian packages (Debian's config, bindeb-pkg):
+# make kernel-deb [SERIES=6.1]. Hours on 2 cores; see kernel/README.md.
+SERIES ?= 6.1
+kernel-deb: deps
+	@vm/kernel-deb $(SERIES)
+
+# The packages installed on a booted Debian 12 (tests/system/run).
+system-test: deps
+	@tests/system/run | tee $(B)/system.results; tests/summarize <$(B)/system.results
 
 kernels: deps
 	@vm/build-kernel unpatched >/dev/null

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * capuns BPF-LSM backend: the rules of the user-namespace capability set
- * (pU) on a kernel without the capuns series, with "bpf" in lsm=.
+ * (pU) on a kernel without the capuns series, with "bpf" in its LSM list.
  *
  * A stock kernel gives every new user namespace the full capability sets,
  * and a BPF program may not write a struct cred.  So instead of changing

@@ -16,15 +16,44 @@ log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
 die() { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
 # Serialise concurrent users of one cache entry (two make check runs,
-# or a build and a test) with flock on a per-entry lock file.
+# or a build and a test) with flock on a per-entry lock file. Waiting for
+# another holder shows progress (the lock belongs to the open file, so
+# the background flock's lock stays with this process).
 with_lock() {
 	local lock=$1; shift
 	mkdir -p "$(dirname "$lock")"
 	exec {lockfd}>"$lock"
-	flock "$lockfd"
+	if ! flock -n "$lockfd"; then
+		log "waiting for ${lock##*/} (another build holds it)"
+		with_progress "waiting for ${lock##*/}" flock "$lockfd"
+	fi
 	"$@"
 	local rc=$?
 	exec {lockfd}>&-
+	return $rc
+}
+
+# with_progress STAGE CMD...: run CMD and, while it runs, log a line with
+# the stage and the elapsed time every CAPUNS_PROGRESS_SECONDS (30) s, so
+# that long work (kernel and root file system builds) never looks hung.
+with_progress() {
+	local stage=$1 every=${CAPUNS_PROGRESS_SECONDS:-30} pid ticker rc=0
+	shift
+	"$@" &
+	pid=$!
+	(
+		t=0
+		while kill -0 "$pid" 2>/dev/null; do
+			sleep 1
+			t=$((t + 1))
+			if [ $((t % every)) = 0 ] && kill -0 "$pid" 2>/dev/null; then
+				log "$stage: still running, $((t / 60)) min $((t % 60)) s"
+			fi
+		done
+	) &
+	ticker=$!
+	wait "$pid" || rc=$?
+	wait "$ticker" 2>/dev/null || true
 	return $rc
 }
 

@@ -1,0 +1,288 @@
+#!/bin/bash
+# The system test inside the booted Debian 12 guest (systemd as PID 1),
+# run by capuns-systest.service once the system is up. One stage per boot,
+# named on the kernel command line (capuns.stage=); tests/system/run boots
+# the stages in order on the same disk. Results go to /dev/ttyS1 as TAP
+# between markers carrying the boot's nonce, then the guest powers off.
+#
+# Stages (kernel):
+#   install  (stock)   apt installs the packages; the unit loads the BPF
+#                      backend; PAM profile; login policy through su -l, a
+#                      second login, the systemd --user manager and
+#                      systemd-run --user; bpffs 0700 for non-root users
+#   reboot   (stock)   the unit loaded the backend during boot, before
+#                      logind and user sessions; the policy holds again;
+#                      the boot-time mask; a reload keeps every session's state
+#   patched  (patched) the packages report the kernel backend; same policy
+#   nobpf    (stock, lsm= without bpf) the unit fails loudly with the fix;
+#                      a restricted login fails closed
+#   remove   (stock)   apt remove unloads the backend and the PAM profile;
+#                      apt purge removes the configuration
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export LC_ALL=C.UTF-8
+
+stage= nonce=none kernel=unknown
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	capuns.stage=*) stage=${arg#*=} ;;
+	capuns.nonce=*) nonce=${arg#*=} ;;
+	capuns.kernel=*) kernel=${arg#*=} ;;
+	esac
+done
+
+out=/dev/ttyS1
+stty -F $out raw -echo 2>/dev/null
+exec 3>$out
+mark() { echo "@@CAPUNS:$nonce $*" >&3; }
+
+debs=/root/capuns-debs
+conf=/etc/security/capuns.conf
+NET_ADMIN_BIT=12   # CAP_NET_ADMIN
+SYS_MODULE_BIT=16  # CAP_SYS_MODULE
+
+# CAP_NET_ADMIN used in a new user and network namespace: refused when
+# the caller's pU lacks it, allowed otherwise.
+NET_ADMIN_PROBE='unshare -rn ip link set lo up'
+
+# login USER CMD: a real PAM login (su -l: the su-l service includes
+# common-session, where pam-auth-update put pam_capuns).
+login() { local u=$1; shift; timeout 60 su -l "$u" -c "$*" </dev/null; }
+
+# The pU of PID in hex, from capuns --pid=PID --print (run as root).
+userns_of() { capuns --pid="$1" --print 2>/dev/null | awk '$1 == "userns" { print $3 }'; }
+has_bit() { [ -n "$1" ] && [ $(((0x$1 >> $2) & 1)) = 1 ]; }
+
+user_manager_pid() { systemctl show -p MainPID --value "user@$(id -u "$1").service"; }
+
+# The policy of this test: developers (alice) lose CAP_NET_ADMIN in every
+# user namespace; bob matches no rule.
+write_policy() {
+	cat >"$conf" <<'EOF'
+# capuns system test: developers keep everything but CAP_NET_ADMIN
+!cap_net_admin	@developers
+EOF
+	chmod 0644 "$conf"
+}
+
+# The login policy as a user meets it: a first login, a second one while
+# the first is open, what the user's systemd --user manager starts, and
+# the manager itself. bob, who matches no rule, keeps the capability.
+check_policy() {
+	local what=$1 pid u
+
+	# A first login of each user stays open (and with it the user's
+	# systemd --user manager); the other logins happen while it lives.
+	su -l alice -c 'exec sleep 300' </dev/null >/dev/null 2>&1 &
+	local first_alice=$!
+	su -l bob -c 'exec sleep 300' </dev/null >/dev/null 2>&1 &
+	local first_bob=$!
+	sleep 3
+	check_fails "$what: su -l alice: CAP_NET_ADMIN refused in a new namespace" \
+		login alice "$NET_ADMIN_PROBE"
+	check "$what: su -l bob (no rule): CAP_NET_ADMIN allowed in a new namespace" \
+		login bob "$NET_ADMIN_PROBE"
+	check_fails "$what: a second login of alice (the first still open) is restricted too" \
+		login alice "$NET_ADMIN_PROBE"
+	check_fails "$what: systemd-run --user (alice): CAP_NET_ADMIN refused" \
+		login alice "systemd-run --user --wait --pipe --quiet $NET_ADMIN_PROBE"
+	check "$what: systemd-run --user (bob): CAP_NET_ADMIN allowed" \
+		login bob "systemd-run --user --wait --pipe --quiet $NET_ADMIN_PROBE"
+
+	pid=$(user_manager_pid alice)
+	u=$(userns_of "$pid")
+	if [ -n "$pid" ] && [ "$pid" != 0 ] && [ -n "$u" ] && ! has_bit "$u" $NET_ADMIN_BIT; then
+		ok "$what: alice's systemd --user manager (pid $pid) has pU without CAP_NET_ADMIN ($u)"
+	else
+		not_ok "$what: alice's systemd --user manager is restricted (pid '$pid', pU '$u')"
+		capuns --pid="$pid" --print 2>&1 | sed 's/^/#   /'
+	fi
+	pid=$(user_manager_pid bob)
+	u=$(userns_of "$pid")
+	if [ -n "$u" ] && has_bit "$u" $NET_ADMIN_BIT; then
+		ok "$what: bob's systemd --user manager keeps CAP_NET_ADMIN"
+	else
+		not_ok "$what: bob's systemd --user manager keeps CAP_NET_ADMIN (pid '$pid', pU '$u')"
+	fi
+
+	# Rule 10 (R10): pam_capuns sets (and locks) the strict securebit, so
+	# that a set-user-ID-root helper does not give the session its
+	# capability back. Until pam_capuns sets it by default, say so.
+	local bits
+	bits=$(login alice 'capuns --print' 2>&1 | awk '$1 == "securebits"')
+	case "$bits" in
+	*strict=yes*)
+		check_fails "$what: sg developers (setuid root) inside alice's login does not undo the policy (R10)" \
+			login alice "sg developers -c '$NET_ADMIN_PROBE'"
+		check_fails "$what: newgrp inside alice's login does not undo the policy (R10)" \
+			login alice "echo '$NET_ADMIN_PROBE' | newgrp developers"
+		;;
+	*)
+		skip "$what: sg/newgrp (setuid root) do not undo the policy" \
+			"pam_capuns did not set the strict securebit in alice's login ('$bits'): R10 not in place"
+		;;
+	esac
+	kill "$first_alice" "$first_bob" 2>/dev/null
+	wait "$first_alice" "$first_bob" 2>/dev/null
+}
+
+# bpffs is mounted 0700 by systemd: a non-root user's capuns --print and
+# --pid either work or say why not.
+check_nonroot_print() {
+	local o rc
+	o=$(login alice 'capuns --print' 2>&1); rc=$?
+	if [ $rc = 0 ] && printf '%s\n' "$o" | grep -q '^userns'; then
+		ok "non-root capuns --print works ($(printf '%s\n' "$o" | awk '$1 == "userns"'))"
+	else
+		not_ok "non-root capuns --print (exit $rc)"; printf '%s\n' "$o" | sed 's/^/#   /'
+	fi
+	o=$(login alice 'capuns --pid=1 --print' 2>&1); rc=$?
+	if { [ $rc = 0 ] && printf '%s\n' "$o" | grep -q '^userns'; } ||
+		printf '%s\n' "$o" | grep -qiE 'permission|root|bpffs|cannot read|unavailable'; then
+		ok "non-root capuns --pid=1 works or says why ($(printf '%s\n' "$o" | grep -iE 'userns|permission|root|unavailable' | head -1))"
+	else
+		not_ok "non-root capuns --pid=1 works or says why (exit $rc)"; printf '%s\n' "$o" | sed 's/^/#   /'
+	fi
+}
+
+# /etc/pam.d/systemd-user, or systemd's vendor file in /usr/lib/pam.d.
+systemd_user_includes_session() {
+	{ cat /etc/pam.d/systemd-user 2>/dev/null || cat /usr/lib/pam.d/systemd-user; } |
+		grep -Eq '^@include common-session(-noninteractive)?$'
+}
+
+install_packages() {
+	check "apt-get install ./capuns*.deb ./libcapuns*.deb ./libpam-capuns*.deb (offline)" \
+		sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q $debs/*.deb >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; false; }"
+	expect_eq "libpam-capuns, libcapuns0, libcapuns-dev and capuns are installed" \
+		"$(dpkg-query -W -f='${db:Status-Abbrev}' capuns libcapuns0 libcapuns-dev libpam-capuns)" \
+		"ii ii ii ii "
+	check "pam-auth-update put pam_capuns into common-session" \
+		grep -q pam_capuns.so /etc/pam.d/common-session
+	check "... and into common-session-noninteractive" grep -q pam_capuns.so /etc/pam.d/common-session-noninteractive
+	check "the systemd-user PAM service (the user manager) includes a stack with pam_capuns" \
+		systemd_user_includes_session
+	check "capuns-bpf.service is enabled" systemctl -q is-enabled capuns-bpf.service
+	check "the installed capuns.conf restricts nothing (no active line)" \
+		sh -c "! grep -Ev '^[[:space:]]*(#|\$)' $conf"
+}
+
+stage_install() {
+	local lsm
+	lsm=$(cat /sys/kernel/security/lsm)
+	expect_match "booted with Debian's default LSM stack (AppArmor on, no lsm=)" \
+		"$lsm $(grep -c 'lsm=' /proc/cmdline)" '(^|,)apparmor,.*(^|,)bpf 0$'
+	check_fails "before the packages, nothing restricts (no /sys/fs/bpf/capuns)" test -e /sys/fs/bpf/capuns
+	install_packages
+	check "the package started the unit: capuns-bpf.service is active" \
+		systemctl -q is-active capuns-bpf.service
+	check "capuns-bpf status: loaded with every hook" capuns-bpf status
+	expect_match "capuns --print reports the bpf backend" "$(capuns --print 2>&1)" '^backend: +bpf'
+	write_policy
+	echo 'CAPUNS_MASK_DROP=cap_sys_module' >>/etc/default/capuns
+	check_policy "stock, BPF backend loaded by the package"
+	check_nonroot_print
+}
+
+stage_reboot() {
+	local unit logind sessions
+	check "capuns-bpf.service is active after the reboot" systemctl -q is-active capuns-bpf.service
+	expect_match "the unit logged the load" "$(journalctl -b -u capuns-bpf.service -o cat)" 'BPF backend loaded'
+	unit=$(systemctl show -p ActiveEnterTimestampMonotonic --value capuns-bpf.service)
+	logind=$(systemctl show -p ExecMainStartTimestampMonotonic --value systemd-logind.service)
+	sessions=$(systemctl show -p ExecMainStartTimestampMonotonic --value systemd-user-sessions.service)
+	if [ "${unit:-0}" -gt 0 ] && [ "$unit" -lt "${logind:-0}" ] && [ "$unit" -lt "${sessions:-0}" ]; then
+		ok "the backend was loaded during boot before systemd-logind and systemd-user-sessions ($unit < $logind, $sessions us)"
+	else
+		not_ok "the backend was loaded before logins (unit $unit, logind $logind, user-sessions $sessions)"
+	fi
+	local m
+	m=$(capuns mask 2>&1 | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9a-f]{16}$/) print $i }' | head -1)
+	if [ -n "$m" ] && ! has_bit "$m" $SYS_MODULE_BIT; then
+		ok "the unit applied CAPUNS_MASK_DROP=cap_sys_module from /etc/default/capuns ($m)"
+	else
+		not_ok "the unit applied the mask of /etc/default/capuns ('$m')"; capuns mask 2>&1 | sed 's/^/#   /'
+	fi
+	check_policy "stock, after a reboot"
+
+	# A reload (what a package upgrade does) keeps every session's state.
+	su -l alice -c 'while [ ! -e /tmp/reloaded ]; do sleep 0.2; done; unshare -rn ip link set lo up' \
+		</dev/null >/dev/null 2>&1 &
+	local pid=$!
+	sleep 2
+	check "systemctl reload capuns-bpf (capuns-bpf load --reload)" systemctl reload capuns-bpf.service
+	touch /tmp/reloaded
+	if wait $pid; then not_ok "a login open across the reload keeps its restriction"; else
+		ok "a login open across the reload keeps its restriction"; fi
+	rm -f /tmp/reloaded
+	systemctl restart capuns-bpf.service
+	check_fails "systemctl restart does not lift the policy (stop does not unload)" \
+		login alice "$NET_ADMIN_PROBE"
+}
+
+stage_patched() {
+	expect_match "the kernel has the capuns series (CapUNs in /proc/self/status)" \
+		"$(grep CapUNs /proc/self/status)" '^CapUNs:'
+	install_packages
+	check "capuns-bpf.service succeeded" systemctl -q is-active capuns-bpf.service
+	expect_match "the unit logged that the kernel backend is active and loaded nothing" \
+		"$(journalctl -b -u capuns-bpf.service -o cat)" 'kernel backend active'
+	check_fails "nothing was pinned under /sys/fs/bpf/capuns" test -e /sys/fs/bpf/capuns
+	expect_match "capuns --print reports the kernel backend" "$(capuns --print 2>&1)" '^backend: +kernel'
+	write_policy
+	check_policy "patched kernel, kernel backend"
+	local pid u
+	pid=$(user_manager_pid alice)
+	u=$(awk '$1 == "CapUNs:" { print $2 }' "/proc/$pid/status" 2>/dev/null)
+	if [ -n "$u" ] && ! has_bit "$u" $NET_ADMIN_BIT; then
+		ok "/proc/$pid/status of alice's user manager: CapUNs $u lacks CAP_NET_ADMIN"
+	else
+		not_ok "/proc/PID/status of alice's user manager lacks CAP_NET_ADMIN (pid '$pid', '$u')"
+	fi
+	check_nonroot_print
+}
+
+stage_nobpf() {
+	local lsm msg
+	lsm=$(cat /sys/kernel/security/lsm)
+	case ",$lsm," in *,bpf,*) not_ok "bpf is really missing from the list ($lsm)" ;; *) ok "bpf is really missing from the list ($lsm)" ;; esac
+	check "capuns-bpf.service failed" systemctl -q is-failed capuns-bpf.service
+	msg=$(journalctl -b -u capuns-bpf.service -o cat)
+	expect_match "the unit names the boot argument to add (lsm=$lsm,bpf)" "$msg" "lsm=$lsm,bpf"
+	check_fails "a restricted login fails closed without a backend (su -l alice)" \
+		login alice true
+}
+
+stage_remove() {
+	check "the backend is loaded before the removal" test -d /sys/fs/bpf/capuns
+	check "apt-get remove libpam-capuns capuns libcapuns-dev libcapuns0" \
+		sh -c 'DEBIAN_FRONTEND=noninteractive apt-get remove -y -q libpam-capuns capuns libcapuns-dev libcapuns0 >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; false; }'
+	check_fails "apt remove unloaded the backend (no /sys/fs/bpf/capuns)" test -e /sys/fs/bpf/capuns
+	check_fails "pam_capuns is gone from common-session" grep -q pam_capuns /etc/pam.d/common-session
+	check "alice is no longer restricted" login alice "$NET_ADMIN_PROBE"
+	check "after remove, the configuration stays (capuns.conf, /etc/default/capuns)" \
+		test -f $conf -a -f /etc/default/capuns
+	check "apt-get purge" \
+		sh -c 'DEBIAN_FRONTEND=noninteractive apt-get purge -y -q libpam-capuns capuns >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; false; }'
+	check_fails "purge removed /etc/security/capuns.conf" test -e $conf
+	check_fails "purge removed /etc/default/capuns" test -e /etc/default/capuns
+	check_fails "purge removed the unit's enablement" \
+		sh -c 'ls /etc/systemd/system/*/capuns-bpf.service 2>/dev/null | grep -q .'
+	expect_eq "dpkg forgot both packages" \
+		"$(dpkg-query -W -f='${db:Status-Abbrev}' capuns libpam-capuns 2>/dev/null)" ""
+}
+
+. /usr/local/lib/capuns-systest/tap.sh
+mark BEGIN "$stage"
+(
+	exec >&3 2>&1
+	echo "# stage $stage on $(uname -r) ($kernel), $(systemctl is-system-running 2>&1)"
+	case "$stage" in
+	install | reboot | patched | nobpf | remove) "stage_$stage" ;;
+	*) not_ok "unknown stage '$stage'" ;;
+	esac
+	done_testing
+)
+rc=$?
+mark END "$stage" $rc
+mark DONE $([ $rc = 0 ] && echo 0 || echo 1)
+systemctl poweroff --no-block
