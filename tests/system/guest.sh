@@ -196,7 +196,8 @@ stage_reboot() {
 		not_ok "the backend was loaded before logins (unit $unit, logind $logind, user-sessions $sessions)"
 	fi
 	local m
-	m=$(capuns mask 2>&1 | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9a-f]{16}$/) print $i }' | head -1)
+	m=$(capuns mask 2>&1 | grep -oE '(0x)?[0-9a-f]{16}' | head -1)
+	m=${m#0x}
 	if [ -n "$m" ] && ! has_bit "$m" $SYS_MODULE_BIT; then
 		ok "the unit applied CAPUNS_MASK_DROP=cap_sys_module from /etc/default/capuns ($m)"
 	else
