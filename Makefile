@@ -45,15 +45,6 @@ SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 PKG_CONFIG ?= pkg-config
 
-# A change of flags rebuilds everything: every target depends on a stamp
-# whose content is the flags (rewritten only when they change).
-FLAGS_STAMP := $(B)/flags.stamp
-flags_now := $(CC) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) $(WARN)
-ifneq ($(shell cat $(FLAGS_STAMP) 2>/dev/null),$(strip $(flags_now)))
-$(shell mkdir -p $(B) && echo '$(strip $(flags_now))' >$(FLAGS_STAMP))
-endif
-.EXTRA_PREREQS := $(FLAGS_STAMP)
-
 # Installation directories (make install; DESTDIR is prepended to each).
 PREFIX      ?= /usr/local
 EXEC_PREFIX ?= $(PREFIX)
@@ -76,6 +67,16 @@ PAMDIR      ?= $(LIBDIR)/security
 SYSCONFDIR  ?= /etc
 UNITDIR     ?= $(EXEC_PREFIX)/lib/systemd/system
 PAMCONFIGDIR ?= $(DATADIR)/pam-configs
+
+# A change of flags, or of an installed path compiled into a program,
+# rebuilds everything: every target depends on a stamp whose content is
+# them (rewritten only when they change).
+FLAGS_STAMP := $(B)/flags.stamp
+flags_now := $(CC) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) $(WARN) $(CAPUNS_BPF_PATH) $(SYSCONFDIR)
+ifneq ($(shell cat $(FLAGS_STAMP) 2>/dev/null),$(strip $(flags_now)))
+$(shell mkdir -p $(B) && echo '$(strip $(flags_now))' >$(FLAGS_STAMP))
+endif
+.EXTRA_PREREQS := $(FLAGS_STAMP)
 
 BINS        :=
 UNIT_TESTS  :=

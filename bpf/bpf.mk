@@ -17,7 +17,7 @@ BPF_CFLAGS  := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) $(WARN) \
 
 CAPUNS_BPF_LIB         := $(B)/libcapuns-bpf.a
 CAPUNS_BPF_LIB_OBJS    := $(B)/bpf/pins.o $(B)/bpf/skeleton.o $(B)/bpf/status.o
-CAPUNS_BPF_LIB_LDLIBS  := -lbpf -lelf -lz -lcap
+CAPUNS_BPF_LIB_LDLIBS  := $(shell $(PKG_CONFIG) --libs libbpf libcap)
 
 BPF_GUEST_TESTS := $(patsubst tests/guest/%,$(B)/guest/capuns/tests/%,$(wildcard tests/guest/bpf-*.sh))
 

@@ -8,8 +8,6 @@ umask 022
 
 CAPUNS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CAPUNS_CACHE=${CAPUNS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/capuns}
-KERNEL_SERIES=linux-6.1
-KERNEL_SOURCE_TARBALL=${KERNEL_SOURCE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 mkdir -p "$CAPUNS_CACHE"
 
 log() { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
@@ -57,10 +55,25 @@ with_progress() {
 	return $rc
 }
 
+# The kernel series a script works on: Debian's linux-source-SERIES and
+# the patches in kernel/patches/linux-SERIES/. 6.1 unless a script is told
+# otherwise (use_kernel_series 6.12).
+KERNEL_SERIES_ALL="6.1 6.12"
+use_kernel_series() {
+	case " $KERNEL_SERIES_ALL " in
+	*" $1 "*) ;;
+	*) die "unknown kernel series '$1' (one of: $KERNEL_SERIES_ALL)" ;;
+	esac
+	KERNEL_SERIES=linux-$1
+	KERNEL_SOURCE_PACKAGE=linux-source-$1
+	KERNEL_SOURCE_TARBALL=/usr/src/linux-source-$1.tar.xz
+}
+use_kernel_series 6.1
+
 # Version string of the Debian kernel source package, part of every key.
 kernel_source_version() {
-	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null ||
-		die "linux-source-6.1 is not installed (run: make deps)"
+	dpkg-query -W -f='${Version}' "$KERNEL_SOURCE_PACKAGE" 2>/dev/null ||
+		die "$KERNEL_SOURCE_PACKAGE is not installed (run: make deps)"
 }
 
 # Pristine, unpacked source tree shared by all builds (read-only use).

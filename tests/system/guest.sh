@@ -176,6 +176,7 @@ stage_install() {
 	check "the package started the unit: capuns-bpf.service is active" \
 		systemctl -q is-active capuns-bpf.service
 	check "capuns-bpf status: loaded with every hook" capuns-bpf status
+	check "capuns bpf status runs the installed capuns-bpf" capuns bpf status
 	expect_match "capuns --print reports the bpf backend" "$(capuns --print 2>&1)" '^backend: +bpf'
 	write_policy
 	echo 'CAPUNS_MASK_DROP=cap_sys_module' >>/etc/default/capuns
