@@ -66,6 +66,8 @@ PAMDIR      ?= $(LIBDIR)/security
 # /etc whatever PREFIX is: PAM and systemd read their configuration there.
 SYSCONFDIR  ?= /etc
 UNITDIR     ?= $(EXEC_PREFIX)/lib/systemd/system
+# pam_capuns and capuns check-conf read the rules there.
+CAPUNS_CONF_CPPFLAGS = -DCAPUNS_CONF_DEFAULT='"$(SYSCONFDIR)/security/capuns.conf"'
 PAMCONFIGDIR ?= $(DATADIR)/pam-configs
 
 # A change of flags, or of an installed path compiled into a program,

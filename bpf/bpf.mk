@@ -42,7 +42,8 @@ $(CAPUNS_BPF_LIB): $(CAPUNS_BPF_LIB_OBJS)
 	ar rcs $@ $^
 
 $(B)/capuns-bpf: bpf/capuns-bpf.c bpf/capuns-bpf.h include/capuns-bpf-abi.h $(CAPUNS_BPF_LIB)
-	$(CC) $(CPPFLAGS) -Ibpf $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $< $(CAPUNS_BPF_LIB) $(CAPUNS_BPF_LIB_LDLIBS)
+	$(CC) $(CPPFLAGS) -Ibpf -DCAPUNS_VERSION='"$(CAPUNS_VERSION)"' $(CFLAGS) $(WARN) $(LDFLAGS) \
+		-o $@ $< $(CAPUNS_BPF_LIB) $(CAPUNS_BPF_LIB_LDLIBS)
 
 # In the guest where the CLI looks for it.
 $(B)/guest$(CAPUNS_BPF_PATH): $(B)/capuns-bpf

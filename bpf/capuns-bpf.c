@@ -21,9 +21,13 @@
 static void usage(FILE *out)
 {
 	fputs("usage: capuns-bpf load [--reload] [--max-creds=N] [--ringbuf=BYTES] [--verbose]\n"
+	      "                       [--btf=FILE]\n"
 	      "       capuns-bpf unload\n"
 	      "       capuns-bpf status [--json]\n"
-	      "       capuns-bpf monitor [--json] [--backlog] [--count=N] [--timeout=SECONDS]\n",
+	      "       capuns-bpf monitor [--json] [--backlog] [--count=N] [--timeout=SECONDS]\n"
+	      "       capuns-bpf -h|--help\n"
+	      "       capuns-bpf -V|--version\n"
+	      "See capuns-bpf(8).\n",
 	      out);
 }
 
@@ -231,7 +235,7 @@ static int cmd_monitor(struct capuns_bpf_monitor_opts *mon, bool json)
 /* ---- command line ------------------------------------------------------- */
 
 enum { OPT_RELOAD = 1, OPT_MAX_CREDS, OPT_RINGBUF, OPT_VERBOSE, OPT_JSON, OPT_BACKLOG,
-       OPT_COUNT, OPT_TIMEOUT, OPT_BTF, OPT_HELP };
+       OPT_COUNT, OPT_TIMEOUT, OPT_BTF, OPT_HELP = 'h', OPT_VERSION = 'V' };
 
 static const struct option options[] = {
 	{ "reload", no_argument, NULL, OPT_RELOAD },
@@ -244,6 +248,7 @@ static const struct option options[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "btf", required_argument, NULL, OPT_BTF },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ 0 },
 };
 
@@ -293,8 +298,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cmd = argv[1];
-	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help")) {
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+		printf("capuns-bpf %s\n", CAPUNS_VERSION);
 		return 0;
 	}
 	command = find_command(cmd);
@@ -304,8 +313,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	optind = 2;
-	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
-		if (opt >= OPT_RELOAD && opt < OPT_HELP && !(command->options & OPT_BIT(opt))) {
+	while ((opt = getopt_long(argc, argv, "hV", options, NULL)) != -1) {
+		if (opt >= OPT_RELOAD && opt <= OPT_BTF && !(command->options & OPT_BIT(opt))) {
 			fprintf(stderr, "capuns-bpf: --%s does not apply to %s\n",
 				option_name(opt), cmd);
 			usage(stderr);
@@ -336,6 +345,7 @@ int main(int argc, char **argv)
 				mon.timeout_ms = v * 1000;
 			break;
 		case OPT_HELP: usage(stdout); return 0;
+		case OPT_VERSION: printf("capuns-bpf %s\n", CAPUNS_VERSION); return 0;
 		default: usage(stderr); return 2;
 		}
 	}

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "capuns.h"
+#include "conf.h"
 
 #define EXIT_USAGE 2
 #define EXIT_CHECK_MISSING 3
@@ -48,11 +49,16 @@ static void usage(FILE *f)
 		"              [--strict[=lock]] [-- COMMAND [ARG...]]\n"
 		"       %s mask [--drop=CAPS] [--json]\n"
 		"       %s check CAP [--depth=N]\n"
+		"       %s check-conf [FILE]\n"
+		"       %s bpf load|unload|status [OPTION...]\n"
+		"       %s monitor [--json]\n"
+		"       %s --help | --version\n"
 		"\n"
 		"CAPS is a comma list of capabilities (names, numbers, all, none),\n"
 		"each optionally prefixed by + (add) or - or ! (remove).\n"
+		"check-conf checks FILE (default " CAPUNS_CONF_DEFAULT ").\n"
 		"See capuns(1).\n",
-		prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog, prog, prog);
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -688,6 +694,45 @@ static int cmd_check(int argc, char **argv)
 	return rc;
 }
 
+/* ---- capuns check-conf -------------------------------------------------- */
+
+static void report_conf_problem(void *arg, const char *message)
+{
+	fprintf(stderr, "%s: %s\n", (const char *)arg, message);
+}
+
+/*
+ * capuns check-conf [FILE]: what pam_capuns would say about FILE, every bad
+ * line at once, before an administrator logs out (as sshd -t, visudo -c).
+ */
+static int cmd_check_conf(int argc, char **argv)
+{
+	const char *path = CAPUNS_CONF_DEFAULT;
+	int rules, r;
+
+	if (argc > 2)
+		return usage_error("check-conf takes at most one FILE");
+	if (argc == 2) {
+		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+			usage(stdout);
+			return EXIT_SUCCESS;
+		}
+		if (argv[1][0] == '-')
+			return usage_error("check-conf: unknown option '%s'", argv[1]);
+		path = argv[1];
+	}
+	r = capuns_conf_check(path, report_conf_problem, (void *)path, &rules);
+	if (r < 0)
+		return fail("check-conf", r);
+	if (r > 0) {
+		fprintf(stderr, "%s: %d problem%s: every login through pam_capuns would fail\n",
+			path, r, r == 1 ? "" : "s");
+		return EXIT_FAILURE;
+	}
+	printf("%s: OK, %d rule%s\n", path, rules, rules == 1 ? "" : "s");
+	return EXIT_SUCCESS;
+}
+
 /*
  * capuns bpf ... and capuns monitor ...: the BPF backend's loader lives in
  * its own program, capuns-bpf, so that libbpf, libelf and zlib stay out of
@@ -719,6 +764,8 @@ int main(int argc, char **argv)
 		return cmd_mask(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "check") == 0)
 		return cmd_check(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "check-conf") == 0)
+		return cmd_check_conf(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "bpf") == 0)
 		return cmd_bpf(argv + 1);
 	/* capuns monitor [--json] == capuns-bpf monitor [--json] */

@@ -1,19 +1,22 @@
 # capuns(1): the command-line tool, linked with the shared libcapuns.
 
 CLI_CFLAGS = $(CFLAGS) $(WARN) -DCAPUNS_VERSION='"$(CAPUNS_VERSION)"' \
-	     -DCAPUNS_BPF_PATH='"$(CAPUNS_BPF_PATH)"'
+	     -DCAPUNS_BPF_PATH='"$(CAPUNS_BPF_PATH)"' $(CAPUNS_CONF_CPPFLAGS)
+# capuns check-conf uses pam_capuns' own parser (pam/conf.c).
+CLI_SRCS := cli/capuns.c pam/conf.c
+CLI_HDRS := include/capuns.h include/capuns-abi.h pam/conf.h
 
 BINS += $(B)/capuns
 GUEST_FILES += $(B)/guest/usr/local/bin/capuns
 
-$(B)/capuns: cli/capuns.c include/capuns.h include/capuns-abi.h $(B)/libcapuns.so
+$(B)/capuns: $(CLI_SRCS) $(CLI_HDRS) $(B)/libcapuns.so
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CLI_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBCAPUNS_LINK)
+	$(CC) $(CPPFLAGS) -Ipam $(CLI_CFLAGS) $(LDFLAGS) -o $@ $(CLI_SRCS) $(LIBCAPUNS_LINK)
 
 # The same program with the sanitizers, for the host unit tests.
-$(B)/san/capuns: cli/capuns.c include/capuns.h include/capuns-abi.h $(B)/san/libcapuns.a
+$(B)/san/capuns: $(CLI_SRCS) $(CLI_HDRS) $(B)/san/libcapuns.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CLI_CFLAGS) $(SAN) $(LDFLAGS) -o $@ $< $(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)
+	$(CC) $(CPPFLAGS) -Ipam $(CLI_CFLAGS) $(SAN) $(LDFLAGS) -o $@ $(CLI_SRCS) $(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)
 
 $(B)/guest/usr/local/bin/capuns: $(B)/capuns
 	@mkdir -p $(@D)

@@ -81,11 +81,11 @@ static int who_matches(const char *who, const char *user, bool *match,
 
 	*match = false;
 	if (strcmp(who, "*") == 0) {
-		*match = true;
+		*match = user != NULL;
 		return 0;
 	}
 	if (who[0] != '@') {
-		*match = strcmp(who, user) == 0;
+		*match = user && strcmp(who, user) == 0;
 		return 0;
 	}
 	if (!who[1])
@@ -97,6 +97,8 @@ static int who_matches(const char *who, const char *user, bool *match,
 	/* A misspelt group would silently exempt its members: refuse it. */
 	if (!grp)
 		return conf_error(err, errlen, "line %d: unknown group '%s'", lineno, who + 1);
+	if (!user)
+		return 0; /* checking only */
 	r = user_in_group(user, grp, match);
 	if (r)
 		return conf_error(err, errlen, "line %d: cannot list the groups of '%s': %s",
@@ -104,7 +106,8 @@ static int who_matches(const char *who, const char *user, bool *match,
 	return 0;
 }
 
-/* One line (NUL-terminated, comment already cut). */
+/* One line (NUL-terminated, comment already cut): 1 for a rule, 0 for a
+ * blank line, or an error. */
 static int parse_line(char *line, int lineno, const char *user,
 		      struct capuns_conf_match *m, char *err, size_t errlen)
 {
@@ -137,19 +140,23 @@ static int parse_line(char *line, int lineno, const char *user,
 		m->line = lineno;
 		m->keep = keep;
 	}
-	return 0;
+	return 1; /* a rule */
 }
 
-int capuns_conf_parse(const char *text, const char *user,
-		      struct capuns_conf_match *m, char *err, size_t errlen)
+/*
+ * Every line of text against user (NULL: check only).  A bad line stops
+ * the walk, unless report is set: then it is reported and the walk goes
+ * on.  Returns the first error (0 when none); *bad counts the bad lines.
+ */
+static int conf_lines(const char *text, const char *user, struct capuns_conf_match *res,
+		      char *err, size_t errlen, capuns_conf_report_fn report, void *arg,
+		      int *bad, int *rules)
 {
-	struct capuns_conf_match res = { 0 };
 	char line[CAPUNS_CONF_LINE_MAX + 1];
 	const char *p = text, *nl;
-	int lineno = 0, r;
+	int lineno = 0, r, first = 0;
 
-	if (!text || !user || !*user || !m)
-		return conf_error(err, errlen, "no text or no user");
+	*bad = *rules = 0;
 	while (*p) {
 		size_t n;
 		char *hash;
@@ -157,27 +164,55 @@ int capuns_conf_parse(const char *text, const char *user,
 		lineno++;
 		nl = strchr(p, '\n');
 		n = nl ? (size_t)(nl - p) : strlen(p);
-		if (n > CAPUNS_CONF_LINE_MAX)
-			return conf_error(err, errlen, "line %d: longer than %d bytes",
-					  lineno, CAPUNS_CONF_LINE_MAX);
-		memcpy(line, p, n);
-		line[n] = '\0';
-		if (memchr(line, '\0', n))
-			return conf_error(err, errlen, "line %d: NUL byte", lineno);
-		hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		r = parse_line(line, lineno, user, &res, err, errlen);
-		if (r)
-			return r;
+		if (n > CAPUNS_CONF_LINE_MAX) {
+			r = conf_error(err, errlen, "line %d: longer than %d bytes",
+				       lineno, CAPUNS_CONF_LINE_MAX);
+		} else {
+			memcpy(line, p, n);
+			line[n] = '\0';
+			hash = strchr(line, '#');
+			if (hash)
+				*hash = '\0';
+			r = parse_line(line, lineno, user, res, err, errlen);
+		}
+		if (r > 0) {
+			(*rules)++;
+			r = 0;
+		}
+		if (r) {
+			(*bad)++;
+			first = first ?: r;
+			if (!report)
+				return r;
+			report(arg, err);
+		}
 		p = nl ? nl + 1 : p + n;
 	}
+	return first;
+}
+
+int capuns_conf_parse(const char *text, const char *user,
+		      struct capuns_conf_match *m, char *err, size_t errlen)
+{
+	struct capuns_conf_match res = { 0 };
+	int bad, rules, r;
+
+	if (!text || !user || !*user || !m)
+		return conf_error(err, errlen, "no text or no user");
+	r = conf_lines(text, user, &res, err, errlen, NULL, NULL, &bad, &rules);
+	if (r)
+		return r;
 	*m = res;
 	return 0;
 }
 
-int capuns_conf_load(const char *path, const char *user,
-		     struct capuns_conf_match *m, char *err, size_t errlen)
+/*
+ * The text of path, as pam_capuns trusts it: a regular file (not a
+ * link), owned by root or the caller, not writable by group or others, at
+ * most 1 MiB, without NUL bytes, not growing while read.  *text is
+ * malloc()ed.
+ */
+static int conf_read(const char *path, char **textp, char *err, size_t errlen)
 {
 	size_t size = 0, len = 0;
 	struct stat st;
@@ -241,9 +276,43 @@ int capuns_conf_load(const char *path, const char *user,
 		r = conf_error(err, errlen, "%s contains a NUL byte", path);
 		goto out;
 	}
-	r = capuns_conf_parse(text, user, m, err, errlen);
+	*textp = text;
+	text = NULL;
+	r = 0;
 out:
 	free(text);
 	close(fd);
 	return r;
+}
+
+int capuns_conf_load(const char *path, const char *user,
+		     struct capuns_conf_match *m, char *err, size_t errlen)
+{
+	char *text = NULL;
+	int r = conf_read(path, &text, err, errlen);
+
+	if (r)
+		return r;
+	r = capuns_conf_parse(text, user, m, err, errlen);
+	free(text);
+	return r;
+}
+
+int capuns_conf_check(const char *path, capuns_conf_report_fn report, void *arg,
+		      int *rules)
+{
+	struct capuns_conf_match res = { 0 };
+	char err[512];
+	char *text = NULL;
+	int bad, r;
+
+	*rules = 0;
+	r = conf_read(path, &text, err, sizeof(err));
+	if (r) {
+		report(arg, err);
+		return r == -ENOMEM ? r : 1;
+	}
+	conf_lines(text, NULL, &res, err, sizeof(err), report, arg, &bad, rules);
+	free(text);
+	return bad;
 }

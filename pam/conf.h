@@ -10,7 +10,10 @@
 
 #include "capuns.h"
 
+/* The build sets it from SYSCONFDIR. */
+#ifndef CAPUNS_CONF_DEFAULT
 #define CAPUNS_CONF_DEFAULT "/etc/security/capuns.conf"
+#endif
 #define CAPUNS_CONF_LINE_MAX 4096
 
 struct capuns_conf_match {
@@ -34,5 +37,18 @@ int capuns_conf_parse(const char *text, const char *user,
  */
 int capuns_conf_load(const char *path, const char *user,
 		     struct capuns_conf_match *m, char *err, size_t errlen);
+
+/* Called with one message per problem ("line N: ..."). */
+typedef void (*capuns_conf_report_fn)(void *arg, const char *message);
+
+/*
+ * capuns check-conf: read path as capuns_conf_load() does and check every
+ * line (groups must exist; no user is matched).  Calls report for the
+ * file's own problem (unreadable, owner, mode...) or for each bad line,
+ * and goes on after a bad line.  Returns the number of problems, 0 when
+ * the file is good, or -ENOMEM; *rules is the number of rule lines.
+ */
+int capuns_conf_check(const char *path, capuns_conf_report_fn report, void *arg,
+		      int *rules);
 
 #endif

@@ -3,7 +3,7 @@
 
 # The guest root is merged-/usr (/lib is a symlink), so install under usr/.
 PAM_SECURITY_DIR := usr/lib/x86_64-linux-gnu/security
-PAM_CFLAGS = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -Ipam
+PAM_CFLAGS = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -Ipam $(CAPUNS_CONF_CPPFLAGS)
 
 BINS += $(B)/pam_capuns.so
 GUEST_FILES += $(B)/guest/$(PAM_SECURITY_DIR)/pam_capuns.so

@@ -73,3 +73,9 @@ uninstall:
 # Host unit tests: make install, the shared library, the header, pkg-config.
 UNIT_TESTS += tests/unit/install.sh
 tests/unit/install.sh: all
+
+# Usage texts against man pages, -h/-V, the pages of man/.
+UNIT_TESTS += tests/unit/man-usage.sh
+tests/unit/man-usage.sh: $(B)/capuns $(B)/capuns-bpf
+UNIT_TESTS += tests/unit/check-conf.sh
+tests/unit/check-conf.sh: $(B)/capuns $(B)/system/capuns.conf
