@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# capuns-boot, what capuns-bpf.service runs, on the host with stand-in
+# /proc and securityfs files: a kernel with the series loads nothing and
+# succeeds; an LSM list without bpf fails and names the lsm= argument to
+# add; an unreadable list fails; anything but start|reload is a usage
+# error. (The system test runs it for real at boot.)
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/tests/guest/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+make -s -C "$root" WERROR=-Werror install DESTDIR="$tmp/dest" >/dev/null 2>&1 ||
+	{ not_ok "make install"; done_testing; }
+boot=$tmp/dest/usr/local/libexec/capuns/capuns-boot
+
+printf 'Name:\tx\nCapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\n' >"$tmp/stock-status"
+{ cat "$tmp/stock-status"; printf 'CapUNs:\t000001ffffffffff\n'; } >"$tmp/patched-status"
+echo 'lockdown,capability,landlock,yama,apparmor' >"$tmp/lsm-nobpf"
+
+out=$(CAPUNS_STATUS_FILE=$tmp/patched-status CAPUNS_LSM_FILE=$tmp/lsm-nobpf CAPUNS_MASK_DROP= \
+	"$boot" start 2>&1); rc=$?
+expect_eq "kernel with the series: start succeeds" "$rc" 0
+expect_match "and says the kernel backend is active" "$out" "kernel backend active"
+
+out=$(CAPUNS_STATUS_FILE=$tmp/stock-status CAPUNS_LSM_FILE=$tmp/lsm-nobpf "$boot" start 2>&1); rc=$?
+expect_eq "bpf not in the LSM list: start fails" "$rc" 1
+expect_match "and names the argument to add" "$out" \
+	"Add 'lsm=lockdown,capability,landlock,yama,apparmor,bpf' to the kernel command line"
+expect_match "and says nothing is restricted" "$out" "NOT restricted"
+
+out=$(CAPUNS_STATUS_FILE=$tmp/stock-status CAPUNS_LSM_FILE=$tmp/missing "$boot" start 2>&1); rc=$?
+expect_eq "an unreadable LSM list: start fails" "$rc" 1
+expect_match "and says why" "$out" "cannot read"
+
+for a in "" stop bogus; do
+	# shellcheck disable=SC2086
+	"$boot" $a >/dev/null 2>&1; rc=$?
+	expect_eq "capuns-boot '$a': usage error" "$rc" 2
+done
+done_testing
