@@ -105,8 +105,9 @@ check: deps
 demo: deps
 	@vm/demo
 
-# The Debian packages of this tree, into build/deb/.
-deb: deps
+# The Debian packages of this tree, into build/deb/ (build tools:
+# apt-get build-dep ./, or make deps).
+deb:
 	@vm/build-debs
 
 # The patched kernel as Debian packages (Debian's config, bindeb-pkg):
