@@ -22,6 +22,7 @@
 #include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +207,59 @@ static int collect(pid_t pid, struct state *st)
 	return 0;
 }
 
+/* The five classic sets: the enforced one and the kernel's view of each. */
+static const struct set_view {
+	const char *name;
+	size_t enforced, kernel;
+} set_views[] = {
+	{ "inheritable", offsetof(struct capuns_task_caps, inheritable),
+	  offsetof(struct capuns_task_caps, kernel_inheritable) },
+	{ "permitted", offsetof(struct capuns_task_caps, permitted),
+	  offsetof(struct capuns_task_caps, kernel_permitted) },
+	{ "effective", offsetof(struct capuns_task_caps, effective),
+	  offsetof(struct capuns_task_caps, kernel_effective) },
+	{ "bounding", offsetof(struct capuns_task_caps, bounding),
+	  offsetof(struct capuns_task_caps, kernel_bounding) },
+	{ "ambient", offsetof(struct capuns_task_caps, ambient),
+	  offsetof(struct capuns_task_caps, kernel_ambient) },
+};
+
+static capuns_set_t view_set(const struct capuns_task_caps *c, size_t off)
+{
+	return *(const capuns_set_t *)((const char *)c + off);
+}
+
+static bool view_differs(const struct capuns_task_caps *c, const struct set_view *v)
+{
+	return !capuns_set_equal(view_set(c, v->enforced), view_set(c, v->kernel));
+}
+
+/*
+ * Where the kernel's sets differ from what the backend enforces (the BPF
+ * backend inside a namespace it restricts), one line: the kernel's view.
+ */
+static int print_kernel_view_text(const struct capuns_task_caps *c)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < sizeof(set_views) / sizeof(set_views[0]); i++) {
+		const struct set_view *v = &set_views[i];
+		char *t;
+
+		if (!view_differs(c, v))
+			continue;
+		t = capuns_set_format(view_set(c, v->kernel), 0);
+		if (!t)
+			return -ENOMEM;
+		printf("%s%s=%s", any ? " " : "kernel view: /proc shows ", v->name, t);
+		free(t);
+		any = true;
+	}
+	if (any)
+		printf("; the %s backend enforces the sets above\n", capuns_backend_name());
+	return 0;
+}
+
 static int print_text(const struct state *st)
 {
 	const struct capuns_task_caps *c = &st->caps;
@@ -220,6 +274,7 @@ static int print_text(const struct state *st)
 	err = err ?: print_set_text("effective", "CapEff", c->effective);
 	err = err ?: print_set_text("bounding", "CapBnd", c->bounding);
 	err = err ?: print_set_text("ambient", "CapAmb", c->ambient);
+	err = err ?: print_kernel_view_text(c);
 	if (c->has_userns)
 		err = err ?: print_set_text("userns", "CapUNs", c->userns);
 	else
@@ -237,6 +292,28 @@ static int print_text(const struct state *st)
 	else
 		printf("%-12s %-8s unavailable: %s\n", "mask", "sysctl",
 		       capuns_strerror(st->mask_err));
+	return err;
+}
+
+/* The kernel's view of the sets that differ from the enforced ones, or null. */
+static int print_kernel_view_json(const struct capuns_task_caps *c)
+{
+	size_t n = sizeof(set_views) / sizeof(set_views[0]), last = n;
+	int err = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (view_differs(c, &set_views[i]))
+			last = i;
+	if (last == n) {
+		printf("null");
+		return 0;
+	}
+	printf("{\n");
+	for (size_t i = 0; i <= last && !err; i++)
+		if (view_differs(c, &set_views[i]))
+			err = print_set_json(set_views[i].name, view_set(c, set_views[i].kernel),
+					     i != last);
+	printf("  }");
 	return err;
 }
 
@@ -260,7 +337,9 @@ static int print_json(const struct state *st)
 	err = err ?: print_set_json("ambient", c->ambient, c->has_userns);
 	if (c->has_userns)
 		err = err ?: print_set_json("userns", c->userns, false);
-	printf("  },\n  \"securebits\": ");
+	printf("  },\n  \"kernel_sets\": ");
+	err = err ?: print_kernel_view_json(c);
+	printf(",\n  \"securebits\": ");
 	if (st->has_strict)
 		printf("{ \"strict\": %s, \"locked\": %s }",
 		       st->strict & CAPUNS_SECBIT_STRICT ? "true" : "false",

@@ -257,15 +257,28 @@ CAPUNS_API int capuns_mask_get(capuns_set_t *mask);
  */
 CAPUNS_API int capuns_mask_drop(capuns_set_t drop);
 
-/* ---- Classic sets of a task, for display ------------------------------- */
+/* ---- Classic sets of a task -------------------------------------------- */
 
 struct capuns_task_caps {
+	/*
+	 * The sets as enforced: what capability checks of the task grant.  On
+	 * the BPF backend, inside a user namespace it restricts, the kernel's
+	 * sets are full and the backend cuts them down to the set the task's
+	 * credentials received at namespace entry; elsewhere these are the
+	 * kernel's sets.
+	 */
 	capuns_set_t inheritable, permitted, effective, bounding, ambient;
 	capuns_set_t userns; /* pU through the backend */
 	bool has_userns; /* false when the backend could not tell */
+	/* The kernel's own view (/proc/PID/status); differs only as said above. */
+	capuns_set_t kernel_inheritable, kernel_permitted, kernel_effective,
+		kernel_bounding, kernel_ambient;
 };
 
-/* The five classic sets (from /proc/PID/status) and pU of pid (0: self). */
+/*
+ * The five classic sets of pid (0: the calling thread) as the backend
+ * enforces them, the kernel's view of them, and pU.
+ */
 CAPUNS_API int capuns_task_caps(pid_t pid, struct capuns_task_caps *caps);
 
 /* ---- Errors ------------------------------------------------------------ */

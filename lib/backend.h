@@ -19,13 +19,15 @@
  *     but the backend must still reject a cap its mechanism does not know
  *     (-EINVAL, as the kernel does above CAP_LAST_CAP);
  *   - capability sets are per thread: an operation acts on the calling
- *     thread only (get_userns_set with pid != 0 reads another task).
+ *     thread only (get_userns_set and get_sets with pid != 0 read another
+ *     task).
  *
  * This interface is stable: the BPF backend is written against it.
  */
 #ifndef CAPUNS_BACKEND_H
 #define CAPUNS_BACKEND_H
 
+#include <linux/capability.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -37,6 +39,24 @@
 _Static_assert(CAPUNS_SECBIT_STRICT == 1U << SECURE_USERNS_STRICT_CAPS &&
 	       CAPUNS_SECBIT_STRICT_LOCKED == 1U << SECURE_USERNS_STRICT_CAPS_LOCKED,
 	       "capuns.h and capuns-abi.h disagree on the strict securebits");
+
+/* The classic capability sets of one task. */
+struct capuns_sets {
+	uint64_t inheritable, permitted, effective, bounding, ambient;
+};
+
+/*
+ * SPEC rule 2 in userspace, the one place: what pU may be raised to,
+ * p'U <= (pE has CAP_SETPCAP) ? X : X & pP, from the sets as the backend
+ * enforces them.  Each backend's get_raisable() applies it to its own
+ * enforced sets; the kernel or the BPF program still decides every raise.
+ */
+static inline uint64_t capuns_rule2_raisable(const struct capuns_sets *enforced)
+{
+	return (enforced->effective >> CAP_SETPCAP) & 1
+		       ? enforced->bounding
+		       : enforced->bounding & enforced->permitted;
+}
 
 struct capuns_backend {
 	/* "kernel", "bpf" or "none" */
@@ -50,6 +70,23 @@ struct capuns_backend {
 
 	/* pU of task pid (0: the calling thread) as a bit mask of caps. */
 	int (*get_userns_set)(pid_t pid, uint64_t *set);
+
+	/*
+	 * The classic sets of task pid (0: the calling thread) as the backend
+	 * enforces them (*enforced: what capability checks grant), and as the
+	 * kernel shows them in /proc/PID/status (*kernel).  They differ only
+	 * where the backend enforces less than the kernel's sets say: on the
+	 * BPF backend, in a user namespace, the kernel's sets are full and the
+	 * backend cuts them down to the set recorded at namespace entry.
+	 */
+	int (*get_sets)(pid_t pid, struct capuns_sets *enforced, struct capuns_sets *kernel);
+
+	/*
+	 * The caps the calling thread may raise into pU (SPEC rule 2 with the
+	 * backend's own state: capuns_rule2_raisable() of its enforced sets).
+	 * Caps already in pU may always be "raised" and need not be listed.
+	 */
+	int (*get_raisable)(uint64_t *set);
 
 	/*
 	 * op is PR_CAP_USERNS_IS_SET, _RAISE, _LOWER or _CLEAR_ALL with the

@@ -8,7 +8,8 @@
  * by the loader.  Differences from the kernel backend, by design:
  *   - /proc/PID/status has no CapUNs line and CapEff/CapPrm/CapBnd show
  *     the kernel's sets; the backend enforces them cut down to the set
- *     recorded at namespace entry (CAPUNS_BPF_OP_BOUND_IS_SET);
+ *     recorded at namespace entry (CAPUNS_BPF_OP_BOUND_IS_SET, or the
+ *     task iterator for another task): bpf_get_sets();
  *   - the strict bit is not a securebit (PR_SET_SECUREBITS refuses bit 8
  *     on a stock kernel): capsh --secbits cannot set it;
  *   - the system mask needs CAP_SYS_ADMIN in the initial namespace (a
@@ -23,9 +24,9 @@
 #include <sys/capability.h>
 #include <sys/prctl.h>
 
-#include "backend.h"
 #include "capuns-bpf-abi.h"
 #include "capuns.h"
+#include "internal.h"
 
 #define TASKS_PATH CAPUNS_BPF_PIN_DIR "/" CAPUNS_BPF_PIN_TASKS
 
@@ -73,10 +74,10 @@ static int bpf_probe(void)
 	return r == CAPUNS_BPF_ABI_VERSION ? 0 : CAPUNS_EPROTO;
 }
 
-/* One line of the task iterator: "tid pU bound strict". */
-static int tasks_lookup(pid_t pid, uint64_t *set)
+/* The state of task pid in the task iterator: "tid pU bound strict". */
+static int tasks_lookup(pid_t pid, uint64_t *userns, uint64_t *bound)
 {
-	unsigned long long tid, pu, bound, strict;
+	unsigned long long tid, pu, bnd, strict;
 	char line[128];
 	int err = -ESRCH;
 	FILE *f;
@@ -85,12 +86,13 @@ static int tasks_lookup(pid_t pid, uint64_t *set)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llu %llx %llx %llx", &tid, &pu, &bound, &strict) != 4) {
+		if (sscanf(line, "%llu %llx %llx %llx", &tid, &pu, &bnd, &strict) != 4) {
 			err = CAPUNS_EPROTO;
 			break;
 		}
 		if (tid == (unsigned long long)pid) {
-			*set = pu;
+			*userns = pu;
+			*bound = bnd;
 			err = 0;
 			break;
 		}
@@ -103,9 +105,53 @@ static int tasks_lookup(pid_t pid, uint64_t *set)
 
 static int bpf_get_userns_set(pid_t pid, uint64_t *set)
 {
+	uint64_t bound;
+
 	if (pid == 0)
 		return read_set(PR_CAP_USERNS_IS_SET, set);
-	return tasks_lookup(pid, set);
+	return tasks_lookup(pid, set, &bound);
+}
+
+/* The set the task's credentials received at namespace entry. */
+static int get_bound(pid_t pid, uint64_t *bound)
+{
+	uint64_t userns;
+
+	if (pid == 0)
+		return read_set(CAPUNS_BPF_OP_BOUND_IS_SET, bound);
+	return tasks_lookup(pid, &userns, bound);
+}
+
+/*
+ * lsm/capable denies every cap outside bound that the kernel grants from
+ * the task's own sets: what the task holds is each kernel set & bound.
+ */
+static int bpf_get_sets(pid_t pid, struct capuns_sets *enforced, struct capuns_sets *kernel)
+{
+	uint64_t bound;
+	int err;
+
+	err = capuns_proc_sets(pid, kernel);
+	if (!err)
+		err = get_bound(pid, &bound);
+	if (err)
+		return err;
+	enforced->inheritable = kernel->inheritable & bound;
+	enforced->permitted = kernel->permitted & bound;
+	enforced->effective = kernel->effective & bound;
+	enforced->bounding = kernel->bounding & bound;
+	enforced->ambient = kernel->ambient & bound;
+	return 0;
+}
+
+static int bpf_get_raisable(uint64_t *set)
+{
+	struct capuns_sets enforced, kernel;
+	int err = bpf_get_sets(0, &enforced, &kernel);
+
+	if (!err)
+		*set = capuns_rule2_raisable(&enforced);
+	return err;
 }
 
 static int bpf_userns_op(int op, int cap)
@@ -182,6 +228,8 @@ const struct capuns_backend capuns_backend_bpf = {
 	.name = "bpf",
 	.probe = bpf_probe,
 	.get_userns_set = bpf_get_userns_set,
+	.get_sets = bpf_get_sets,
+	.get_raisable = bpf_get_raisable,
 	.userns_op = bpf_userns_op,
 	.get_strict = bpf_get_strict,
 	.set_strict = bpf_set_strict,

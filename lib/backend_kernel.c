@@ -3,6 +3,7 @@
  * Kernel backend: the capuns series on Linux 6.1.
  *   pU ops        prctl(PR_CAP_USERNS, op, cap, 0, 0)
  *   pU of a task  /proc/PID/status "CapUNs:\t%016llx"
+ *   other sets    /proc/PID/status, enforced as shown
  *   strict bit    PR_GET/SET_SECUREBITS, bits 8 and 9
  *   system mask   /proc/sys/kernel/cap_userns_mask
  */
@@ -30,6 +31,16 @@ static int kernel_get_userns_set(pid_t pid, uint64_t *set)
 	free(status);
 	/* prctl answered but /proc does not show pU: not our kernel ABI. */
 	return err == -ENOENT ? CAPUNS_EPROTO : err;
+}
+
+static int kernel_get_raisable(uint64_t *set)
+{
+	struct capuns_sets enforced, kernel;
+	int err = capuns_proc_sets_enforced(0, &enforced, &kernel);
+
+	if (!err)
+		*set = capuns_rule2_raisable(&enforced);
+	return err;
 }
 
 static int kernel_probe(void)
@@ -141,6 +152,8 @@ const struct capuns_backend capuns_backend_kernel = {
 	.name = "kernel",
 	.probe = kernel_probe,
 	.get_userns_set = kernel_get_userns_set,
+	.get_sets = capuns_proc_sets_enforced, /* the kernel enforces what it shows */
+	.get_raisable = kernel_get_raisable,
 	.userns_op = kernel_userns_op,
 	.get_strict = kernel_get_strict,
 	.set_strict = kernel_set_strict,

@@ -10,7 +10,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/capability.h>
 
 #include "capuns.h"
 #include "internal.h"
@@ -134,6 +133,32 @@ int capuns_get(pid_t pid, capuns_set_t *set)
 	return 0;
 }
 
+int capuns_task_caps(pid_t pid, struct capuns_task_caps *caps)
+{
+	struct capuns_sets enforced, kernel;
+	struct capuns_task_caps c = { 0 };
+	int err;
+
+	if (!caps || pid < 0)
+		return -EINVAL;
+	err = capuns_backend()->get_sets(pid, &enforced, &kernel);
+	if (err)
+		return err;
+	c.inheritable.bits = enforced.inheritable;
+	c.permitted.bits = enforced.permitted;
+	c.effective.bits = enforced.effective;
+	c.bounding.bits = enforced.bounding;
+	c.ambient.bits = enforced.ambient;
+	c.kernel_inheritable.bits = kernel.inheritable;
+	c.kernel_permitted.bits = kernel.permitted;
+	c.kernel_effective.bits = kernel.effective;
+	c.kernel_bounding.bits = kernel.bounding;
+	c.kernel_ambient.bits = kernel.ambient;
+	c.has_userns = capuns_get(pid, &c.userns) == 0;
+	*caps = c;
+	return 0;
+}
+
 int capuns_is_set(int cap)
 {
 	int err = check_cap(cap);
@@ -166,31 +191,6 @@ int capuns_clear(void)
 	return capuns_backend()->userns_op(PR_CAP_USERNS_CLEAR_ALL, 0);
 }
 
-/*
- * What the calling thread may raise pU to (SPEC rule 2):
- * p'U = (pE has CAP_SETPCAP) ? X : X & pP.
- */
-static int raisable(capuns_set_t *out)
-{
-	char *status;
-	uint64_t eff, prm, bnd;
-	int err;
-
-	err = capuns_read_status(0, &status);
-	if (err)
-		return err;
-	err = capuns_status_field(status, "CapEff:", &eff);
-	if (!err)
-		err = capuns_status_field(status, "CapPrm:", &prm);
-	if (!err)
-		err = capuns_status_field(status, "CapBnd:", &bnd);
-	free(status);
-	if (err)
-		return err == -ENOENT ? CAPUNS_EPROTO : err;
-	out->bits = (eff >> CAP_SETPCAP) & 1 ? bnd : bnd & prm;
-	return 0;
-}
-
 /* Lower every cap of set, one by one. */
 static int lower_each(const struct capuns_backend *b, capuns_set_t set)
 {
@@ -219,7 +219,7 @@ static int raise_each(const struct capuns_backend *b, capuns_set_t cur,
 
 	if (!todo.bits)
 		return 0;
-	err = raisable(&allowed);
+	err = b->get_raisable(&allowed.bits);
 	if (err)
 		return err;
 	if (capuns_set_minus(todo, allowed).bits)

@@ -29,6 +29,19 @@ CAPUNS_HIDDEN int capuns_status_field(const char *status, const char *field,
 CAPUNS_HIDDEN int capuns_read_status(pid_t pid, char **text);
 
 /*
+ * The five classic sets of task pid (0: the calling thread) from
+ * /proc/PID/status.  CAPUNS_EPROTO when a line is missing.
+ */
+CAPUNS_HIDDEN int capuns_proc_sets(pid_t pid, struct capuns_sets *sets);
+
+/*
+ * get_sets() of a backend that enforces the kernel's sets as /proc shows
+ * them (kernel, none): *enforced = *kernel = capuns_proc_sets().
+ */
+CAPUNS_HIDDEN int capuns_proc_sets_enforced(pid_t pid, struct capuns_sets *enforced,
+					    struct capuns_sets *kernel);
+
+/*
  * Parse the text of kernel.cap_userns_mask: one field in hex ("0x..."; or
  * bare with a digit a-f or 16 digits long) or decimal (the "%lu" of
  * proc_doulongvec_minmax), or the "%lu\t%lu" pair (low, high 32 bits) it

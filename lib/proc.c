@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Reading /proc: task status lines and the mask sysctl.
+ * Reading /proc: task status lines and the mask sysctl.  A leaf: it parses
+ * what the kernel shows and calls nothing else of the library.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -223,38 +224,43 @@ int capuns_parse_mask_text(const char *text, uint64_t *mask)
 	return CAPUNS_EPROTO;
 }
 
-int capuns_task_caps(pid_t pid, struct capuns_task_caps *caps)
+int capuns_proc_sets(pid_t pid, struct capuns_sets *sets)
 {
 	static const struct {
 		const char *field;
 		size_t off;
 	} fields[] = {
-		{ "CapInh:", offsetof(struct capuns_task_caps, inheritable) },
-		{ "CapPrm:", offsetof(struct capuns_task_caps, permitted) },
-		{ "CapEff:", offsetof(struct capuns_task_caps, effective) },
-		{ "CapBnd:", offsetof(struct capuns_task_caps, bounding) },
-		{ "CapAmb:", offsetof(struct capuns_task_caps, ambient) },
+		{ "CapInh:", offsetof(struct capuns_sets, inheritable) },
+		{ "CapPrm:", offsetof(struct capuns_sets, permitted) },
+		{ "CapEff:", offsetof(struct capuns_sets, effective) },
+		{ "CapBnd:", offsetof(struct capuns_sets, bounding) },
+		{ "CapAmb:", offsetof(struct capuns_sets, ambient) },
 	};
-	struct capuns_task_caps c = { 0 };
+	struct capuns_sets s;
 	char *status;
-	uint64_t v;
 	int err;
 
-	if (!caps)
-		return -EINVAL;
 	err = capuns_read_status(pid, &status);
 	if (err)
 		return err;
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		err = capuns_status_field(status, fields[i].field, &v);
+		err = capuns_status_field(status, fields[i].field,
+					  (uint64_t *)((char *)&s + fields[i].off));
 		if (err) {
 			free(status);
 			return err == -ENOENT ? CAPUNS_EPROTO : err;
 		}
-		((capuns_set_t *)((char *)&c + fields[i].off))->bits = v;
 	}
 	free(status);
-	c.has_userns = capuns_get(pid, &c.userns) == 0;
-	*caps = c;
+	*sets = s;
 	return 0;
+}
+
+int capuns_proc_sets_enforced(pid_t pid, struct capuns_sets *enforced, struct capuns_sets *kernel)
+{
+	int err = capuns_proc_sets(pid, kernel);
+
+	if (!err)
+		*enforced = *kernel;
+	return err;
 }

@@ -16,9 +16,10 @@
  *   strict-get           strict bits (hex, securebit positions 8 and 9)
  *   strict-set | strict-lock
  *   mask-get | mask-drop CAP
- *   eff                  effective set as enforced (hex): CapEff, cut down
- *                        to the set recorded at namespace entry on the BPF
- *                        backend (a stock kernel's CapEff does not show it)
+ *   eff                  effective set as enforced (hex, capuns_task_caps):
+ *                        CapEff, cut down to the set recorded at namespace
+ *                        entry on the BPF backend (a stock kernel's CapEff
+ *                        does not show it)
  *   sethostname NAME     sethostname(2)
  *   mount-tmpfs DIR      mount("tmpfs", DIR, "tmpfs")
  *   clone NS,...         clone(2) a child with CLONE_NEW<NS> (user, net,
@@ -35,11 +36,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "capuns-bpf-abi.h"
 #include "capuns-abi.h"
 #include "capuns.h"
 
@@ -73,38 +72,15 @@ static int need_cap(const char *op, const char *arg)
 	return cap;
 }
 
-/* The effective set from /proc/self/status. */
-static unsigned long long cap_eff(void)
+/* The effective set as the backend enforces it (libcapuns). */
+static unsigned long long effective_enforced(void)
 {
-	unsigned long long v = 0;
-	char line[256];
-	FILE *f = fopen("/proc/self/status", "re");
+	struct capuns_task_caps c;
+	int r = capuns_task_caps(0, &c);
 
-	if (!f)
-		die_err("eff", -errno);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
-static unsigned long long effective_view(void)
-{
-	unsigned long long eff = cap_eff();
-
-	if (strcmp(capuns_backend_name(), "bpf"))
-		return eff;
-	for (int cap = 0; cap <= capuns_cap_last(); cap++) {
-		long rc = prctl(PR_CAP_USERNS, CAPUNS_BPF_OP_BOUND_IS_SET, cap, 0UL, 0UL);
-		int r = capuns_bpf_decode(rc, errno);
-
-		if (r < 0)
-			die_err("eff", r);
-		if (!r)
-			eff &= ~(1ULL << cap);
-	}
-	return eff;
+	if (r < 0)
+		die_err("eff", r);
+	return c.effective.bits;
 }
 
 static int clone_flags(const char *list)
@@ -291,7 +267,7 @@ int main(int argc, char **argv)
 				die_err(op, r);
 			i++;
 		} else if (!strcmp(op, "eff")) {
-			printf("0x%llx\n", effective_view());
+			printf("0x%llx\n", effective_enforced());
 		} else if (!strcmp(op, "sethostname") && arg) {
 			if (sethostname(arg, strlen(arg)) < 0)
 				die_err(op, -errno);
