@@ -41,9 +41,10 @@ $(CAPUNS_BPF_LIB): $(CAPUNS_BPF_LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/capuns-bpf: bpf/capuns-bpf.c bpf/capuns-bpf.h include/capuns-bpf-abi.h $(CAPUNS_BPF_LIB)
-	$(CC) $(CPPFLAGS) -Ibpf -DCAPUNS_VERSION='"$(CAPUNS_VERSION)"' $(CFLAGS) $(WARN) $(LDFLAGS) \
-		-o $@ $< $(CAPUNS_BPF_LIB) $(CAPUNS_BPF_LIB_LDLIBS)
+$(B)/capuns-bpf: bpf/capuns-bpf.c bpf/capuns-bpf.h include/capuns-bpf-abi.h $(CAPUNS_BPF_LIB) \
+		 cli/json_writer.c cli/json_writer.h
+	$(CC) $(CPPFLAGS) -Ibpf -Icli -DCAPUNS_VERSION='"$(CAPUNS_VERSION)"' $(CFLAGS) $(WARN) $(LDFLAGS) \
+		-o $@ $< cli/json_writer.c $(CAPUNS_BPF_LIB) $(CAPUNS_BPF_LIB_LDLIBS)
 
 # In the guest where the CLI looks for it.
 $(B)/guest$(CAPUNS_BPF_PATH): $(B)/capuns-bpf

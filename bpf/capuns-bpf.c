@@ -17,6 +17,7 @@
 #include <sys/capability.h>
 
 #include "capuns-bpf.h"
+#include "json_writer.h"
 
 static void usage(FILE *out)
 {
@@ -63,21 +64,22 @@ static uint64_t kernel_full_set(void)
 	return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
 }
 
-static void print_set_names(FILE *out, uint64_t set, uint64_t full, bool json)
+/* Text form of a set: "all", "none", "all,-cap_x" when shorter, or a list. */
+static void print_set_names(FILE *out, uint64_t set, uint64_t full)
 {
 	bool first = true;
 	char name[64];
 
-	if (!json && set == full) {
+	if (set == full) {
 		fputs("all", out);
 		return;
 	}
-	if (!json && !set) {
+	if (!set) {
 		fputs("none", out);
 		return;
 	}
 	/* "all,-cap_x" when short, as capsh --print would. */
-	bool minus = !json && __builtin_popcountll(full & ~set) < __builtin_popcountll(set);
+	bool minus = __builtin_popcountll(full & ~set) < __builtin_popcountll(set);
 	if (minus)
 		fputs("all", out);
 	for (int cap = 0; cap < 64; cap++) {
@@ -86,27 +88,50 @@ static void print_set_names(FILE *out, uint64_t set, uint64_t full, bool json)
 		if (minus ? in || !(full & (UINT64_C(1) << cap)) : !in)
 			continue;
 		cap_name(cap, name, sizeof(name));
-		fprintf(out, json ? "%s\"%s\"" : "%s%s%s", first && !minus ? "" : ",",
-			json ? name : minus ? "-" : "", json ? "" : name);
+		fprintf(out, "%s%s%s", first && !minus ? "" : ",", minus ? "-" : "", name);
 		first = false;
 	}
 }
 
 static void print_status_json(FILE *out, const struct capuns_bpf_status *st)
 {
-	fprintf(out, "{\"loaded\":true,\"abi\":%u,\"version\":\"%s\",\"hooks\":[",
-		st->abi, st->version);
-	for (int i = 0; i < st->nhooks; i++)
-		fprintf(out, "%s{\"hook\":\"%s\",\"attached\":%s,\"prog_id\":%u}",
-			i ? "," : "", st->hooks[i].section,
-			st->hooks[i].prog_id ? "true" : "false", st->hooks[i].prog_id);
-	fprintf(out, "],\"creds_used\":%u,\"creds_max\":%u,\"mask\":\"0x%" PRIx64
-		"\",\"mask_caps\":[", st->creds_used, st->creds_max, st->mask);
-	print_set_names(out, st->mask, kernel_full_set(), true);
-	fprintf(out, "],\"denials\":%llu,\"refusals\":%llu,\"lost_events\":%llu,"
-		"\"tasks_iterator\":%s}\n", (unsigned long long)st->denials,
-		(unsigned long long)st->refusals, (unsigned long long)st->lost_events,
-		st->tasks_iterator ? "true" : "false");
+	struct json_writer w;
+	char hex[32], name[64];
+
+	jsonw_init(&w, out, false);
+	jsonw_start_object(&w);
+	jsonw_bool_field(&w, "loaded", true);
+	jsonw_uint_field(&w, "abi", st->abi);
+	jsonw_string_field(&w, "version", st->version);
+	jsonw_name(&w, "hooks");
+	jsonw_start_array(&w);
+	for (int i = 0; i < st->nhooks; i++) {
+		jsonw_start_object(&w);
+		jsonw_string_field(&w, "hook", st->hooks[i].section);
+		jsonw_bool_field(&w, "attached", st->hooks[i].prog_id);
+		jsonw_uint_field(&w, "prog_id", st->hooks[i].prog_id);
+		jsonw_end_object(&w);
+	}
+	jsonw_end_array(&w);
+	jsonw_uint_field(&w, "creds_used", st->creds_used);
+	jsonw_uint_field(&w, "creds_max", st->creds_max);
+	snprintf(hex, sizeof(hex), "0x%" PRIx64, st->mask);
+	jsonw_string_field(&w, "mask", hex);
+	jsonw_name(&w, "mask_caps");
+	jsonw_start_array(&w);
+	for (int cap = 0; cap < 64; cap++) {
+		if (!(st->mask & (UINT64_C(1) << cap)))
+			continue;
+		cap_name(cap, name, sizeof(name));
+		jsonw_string(&w, name);
+	}
+	jsonw_end_array(&w);
+	jsonw_uint_field(&w, "denials", st->denials);
+	jsonw_uint_field(&w, "refusals", st->refusals);
+	jsonw_uint_field(&w, "lost_events", st->lost_events);
+	jsonw_bool_field(&w, "tasks_iterator", st->tasks_iterator);
+	jsonw_end_object(&w);
+	jsonw_end_document(&w);
 }
 
 static void print_status_text(FILE *out, const struct capuns_bpf_status *st)
@@ -121,7 +146,7 @@ static void print_status_text(FILE *out, const struct capuns_bpf_status *st)
 	}
 	fprintf(out, "credentials: %u of %u entries used\n", st->creds_used, st->creds_max);
 	fprintf(out, "mask: 0x%" PRIx64 " (", st->mask);
-	print_set_names(out, st->mask, kernel_full_set(), false);
+	print_set_names(out, st->mask, kernel_full_set());
 	fprintf(out, ")\n");
 	fprintf(out, "denials: %llu, refusals: %llu, lost events: %llu\n",
 		(unsigned long long)st->denials, (unsigned long long)st->refusals,
@@ -135,7 +160,17 @@ static int cmd_status(bool json)
 	int err = capuns_bpf_status(&st);
 
 	if (err == -ENOENT) {
-		fputs(json ? "{\"loaded\":false}\n" : "capuns BPF backend: not loaded\n", stdout);
+		if (json) {
+			struct json_writer w;
+
+			jsonw_init(&w, stdout, false);
+			jsonw_start_object(&w);
+			jsonw_bool_field(&w, "loaded", false);
+			jsonw_end_object(&w);
+			jsonw_end_document(&w);
+		} else {
+			fputs("capuns BPF backend: not loaded\n", stdout);
+		}
 		return 1;
 	}
 	if (err && err != -ENOLINK)
@@ -170,21 +205,6 @@ static const char *reason_name(__u32 reason)
 	return "unknown";
 }
 
-/* comm as a JSON string body: quotes, backslashes and controls escaped. */
-static void json_string(FILE *out, const char *s, size_t max)
-{
-	for (size_t i = 0; i < max && s[i]; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-}
-
 static void print_event(const struct capuns_bpf_event *ev, void *arg)
 {
 	bool json = *(const bool *)arg;
@@ -196,13 +216,27 @@ static void print_event(const struct capuns_bpf_event *ev, void *arg)
 	memcpy(comm, ev->comm, sizeof(ev->comm));
 	comm[sizeof(ev->comm)] = '\0';
 	if (json) {
-		fprintf(out, "{\"ts_ns\":%llu,\"pid\":%u,\"tgid\":%u,\"uid\":%u,\"comm\":\"",
-			(unsigned long long)ev->ts_ns, ev->pid, ev->tgid, ev->uid);
-		json_string(out, comm, sizeof(comm));
-		fprintf(out, "\",\"cap\":%s%s%s,\"cap_nr\":%d,\"depth\":%u,\"target_depth\":%u,"
-			"\"reason\":\"%s\",\"errno\":%d}\n", ev->cap >= 0 ? "\"" : "",
-			ev->cap >= 0 ? cap : "null", ev->cap >= 0 ? "\"" : "", ev->cap, ev->depth,
-			ev->target_depth, reason_name(ev->reason), -ev->err);
+		struct json_writer w;
+
+		jsonw_init(&w, out, false);
+		jsonw_start_object(&w);
+		jsonw_uint_field(&w, "ts_ns", ev->ts_ns);
+		jsonw_uint_field(&w, "pid", ev->pid);
+		jsonw_uint_field(&w, "tgid", ev->tgid);
+		jsonw_uint_field(&w, "uid", ev->uid);
+		jsonw_name(&w, "comm");
+		jsonw_string_n(&w, ev->comm, sizeof(ev->comm));
+		if (ev->cap >= 0)
+			jsonw_string_field(&w, "cap", cap);
+		else
+			jsonw_null_field(&w, "cap");
+		jsonw_int_field(&w, "cap_nr", ev->cap);
+		jsonw_uint_field(&w, "depth", ev->depth);
+		jsonw_uint_field(&w, "target_depth", ev->target_depth);
+		jsonw_string_field(&w, "reason", reason_name(ev->reason));
+		jsonw_int_field(&w, "errno", -ev->err);
+		jsonw_end_object(&w);
+		jsonw_end_document(&w);
 	} else {
 		fprintf(out, "%llu.%06llu pid %u (%s) uid %u: %s %s depth %u target %u: %s\n",
 			(unsigned long long)(ev->ts_ns / 1000000000ULL),

@@ -31,6 +31,7 @@
 
 #include "capuns.h"
 #include "conf.h"
+#include "json_writer.h"
 
 #define EXIT_USAGE 2
 #define EXIT_CHECK_MISSING 3
@@ -121,22 +122,6 @@ static bool parse_int(const char *s, long min, long max, long *out)
 
 /* ---- Printing ----------------------------------------------------------- */
 
-static void print_json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static int print_set_text(const char *label, const char *field, capuns_set_t s)
 {
 	char *t = capuns_set_format(s, 0);
@@ -148,27 +133,29 @@ static int print_set_text(const char *label, const char *field, capuns_set_t s)
 	return 0;
 }
 
-static int print_set_json(const char *key, capuns_set_t s, bool comma)
+/* "name": { "hex": "0x...", "text": "...", "caps": [ names ] } */
+static int print_set_json(struct json_writer *w, const char *name, capuns_set_t s)
 {
 	char *t = capuns_set_format(s, 0), *list = capuns_set_format(s, CAPUNS_FMT_LIST);
-	char *p, *tok;
+	char hex[32], *p, *tok;
 
 	if (!t || !list) {
 		free(t);
 		free(list);
 		return -ENOMEM;
 	}
-	printf("    \"%s\": { \"hex\": \"0x%016" PRIx64 "\", \"text\": ", key, s.bits);
-	print_json_string(t);
-	printf(", \"caps\": [");
+	snprintf(hex, sizeof(hex), "0x%016" PRIx64, s.bits);
+	jsonw_name(w, name);
+	jsonw_start_object(w);
+	jsonw_string_field(w, "hex", hex);
+	jsonw_string_field(w, "text", t);
+	jsonw_name(w, "caps");
+	jsonw_start_array(w);
 	p = list;
-	bool first = true;
-	while (s.bits && (tok = strsep(&p, ","))) {
-		printf("%s", first ? "" : ", ");
-		print_json_string(tok);
-		first = false;
-	}
-	printf("] }%s\n", comma ? "," : "");
+	while (s.bits && (tok = strsep(&p, ",")))
+		jsonw_string(w, tok);
+	jsonw_end_array(w);
+	jsonw_end_object(w);
 	free(t);
 	free(list);
 	return 0;
@@ -296,65 +283,68 @@ static int print_text(const struct state *st)
 }
 
 /* The kernel's view of the sets that differ from the enforced ones, or null. */
-static int print_kernel_view_json(const struct capuns_task_caps *c)
+static int print_kernel_view_json(struct json_writer *w, const struct capuns_task_caps *c)
 {
-	size_t n = sizeof(set_views) / sizeof(set_views[0]), last = n;
+	bool any = false;
 	int err = 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (view_differs(c, &set_views[i]))
-			last = i;
-	if (last == n) {
-		printf("null");
-		return 0;
+	jsonw_name(w, "kernel_sets");
+	for (size_t i = 0; i < sizeof(set_views) / sizeof(set_views[0]) && !err; i++) {
+		if (!view_differs(c, &set_views[i]))
+			continue;
+		if (!any)
+			jsonw_start_object(w);
+		any = true;
+		err = print_set_json(w, set_views[i].name, view_set(c, set_views[i].kernel));
 	}
-	printf("{\n");
-	for (size_t i = 0; i <= last && !err; i++)
-		if (view_differs(c, &set_views[i]))
-			err = print_set_json(set_views[i].name, view_set(c, set_views[i].kernel),
-					     i != last);
-	printf("  }");
+	if (any)
+		jsonw_end_object(w);
+	else
+		jsonw_null(w);
 	return err;
 }
 
 static int print_json(const struct state *st)
 {
 	const struct capuns_task_caps *c = &st->caps;
+	struct json_writer w;
 	int err = 0;
 
-	printf("{\n  \"pid\": %d,\n  \"backend\": ", st->pid ? st->pid : getpid());
-	print_json_string(capuns_backend_name());
-	printf(",\n  \"backend_error\": ");
+	jsonw_init(&w, stdout, true);
+	jsonw_start_object(&w);
+	jsonw_int_field(&w, "pid", st->pid ? st->pid : getpid());
+	jsonw_string_field(&w, "backend", capuns_backend_name());
 	if (capuns_backend_status())
-		print_json_string(capuns_strerror(capuns_backend_status()));
+		jsonw_string_field(&w, "backend_error", capuns_strerror(capuns_backend_status()));
 	else
-		printf("null");
-	printf(",\n  \"sets\": {\n");
-	err = err ?: print_set_json("inheritable", c->inheritable, true);
-	err = err ?: print_set_json("permitted", c->permitted, true);
-	err = err ?: print_set_json("effective", c->effective, true);
-	err = err ?: print_set_json("bounding", c->bounding, true);
-	err = err ?: print_set_json("ambient", c->ambient, c->has_userns);
+		jsonw_null_field(&w, "backend_error");
+	jsonw_name(&w, "sets");
+	jsonw_start_object(&w);
+	for (size_t i = 0; i < sizeof(set_views) / sizeof(set_views[0]) && !err; i++)
+		err = print_set_json(&w, set_views[i].name, view_set(c, set_views[i].enforced));
 	if (c->has_userns)
-		err = err ?: print_set_json("userns", c->userns, false);
-	printf("  },\n  \"kernel_sets\": ");
-	err = err ?: print_kernel_view_json(c);
-	printf(",\n  \"securebits\": ");
-	if (st->has_strict)
-		printf("{ \"strict\": %s, \"locked\": %s }",
-		       st->strict & CAPUNS_SECBIT_STRICT ? "true" : "false",
-		       st->strict & CAPUNS_SECBIT_STRICT_LOCKED ? "true" : "false");
-	else
-		printf("null");
-	printf(",\n  \"mask\": ");
-	if (st->has_mask) {
-		printf("{\n");
-		err = err ?: print_set_json("mask", st->mask, false);
-		printf("  }\n");
+		err = err ?: print_set_json(&w, "userns", c->userns);
+	jsonw_end_object(&w);
+	err = err ?: print_kernel_view_json(&w, c);
+	jsonw_name(&w, "securebits");
+	if (st->has_strict) {
+		jsonw_start_object(&w);
+		jsonw_bool_field(&w, "strict", st->strict & CAPUNS_SECBIT_STRICT);
+		jsonw_bool_field(&w, "locked", st->strict & CAPUNS_SECBIT_STRICT_LOCKED);
+		jsonw_end_object(&w);
 	} else {
-		printf("null\n");
+		jsonw_null(&w);
 	}
-	printf("}\n");
+	jsonw_name(&w, "mask");
+	if (st->has_mask) {
+		jsonw_start_object(&w);
+		err = err ?: print_set_json(&w, "mask", st->mask);
+		jsonw_end_object(&w);
+	} else {
+		jsonw_null(&w);
+	}
+	jsonw_end_object(&w);
+	jsonw_end_document(&w);
 	return err;
 }
 
@@ -586,9 +576,13 @@ static int cmd_mask(int argc, char **argv)
 	if (err)
 		return fail("cannot read kernel.cap_userns_mask", err);
 	if (json) {
-		printf("{\n");
-		err = print_set_json("mask", mask, false);
-		printf("}\n");
+		struct json_writer w;
+
+		jsonw_init(&w, stdout, true);
+		jsonw_start_object(&w);
+		err = print_set_json(&w, "mask", mask);
+		jsonw_end_object(&w);
+		jsonw_end_document(&w);
 	} else {
 		t = capuns_set_format(mask, 0);
 		if (!t)

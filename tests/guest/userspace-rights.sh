@@ -60,8 +60,10 @@ eff=$(effective_hex "$out")
 expect_eq "control: without a drop the effective set is full at depth 2" \
 	"$(printf '%s\n' "$out" | awk '$1 == "effective" { print $4 }')" "all"
 
-# Another task's enforced sets, by pid (the task iterator on BPF).
-as_user capuns --drop=cap_net_admin -- $UNSHARE -r /bin/sleep 30 &
+# Another task's enforced sets, by pid (the task iterator on BPF).  Not
+# as_user in the background: $! would be a subshell, not the holder.
+/usr/bin/setpriv --reuid=$UNPRIV_UID --regid=$UNPRIV_GID --init-groups --reset-env -- \
+	capuns --drop=cap_net_admin -- $UNSHARE -r /bin/sleep 30 &
 holder=$!
 for _ in $(seq 50); do
 	[ "$(cat /proc/$holder/comm 2>/dev/null)" = sleep ] && \

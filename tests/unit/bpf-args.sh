@@ -27,6 +27,13 @@ usage_error "--max-creds=0" load --max-creds=0
 usage_error "--max-creds=abc" load --max-creds=abc
 usage_error "--timeout=-1" monitor --timeout=-1
 usage_error "--count=1x" monitor --count=1x
+out=$("$bin" status --json 2>/dev/null); rc=$?
+expect_eq "status --json with nothing loaded exits 1" "$rc" 1
+if printf '%s\n' "$out" | jq -e '.loaded == false' >/dev/null 2>&1; then
+	ok "status --json with nothing loaded: JSON saying so (jq -e)"
+else
+	not_ok "status --json with nothing loaded: JSON saying so (got '$out')"
+fi
 out=$("$bin" help 2>&1); rc=$?
 expect_eq "help exits 0" "$rc" 0
 expect_match "help lists the commands" "$out" "capuns-bpf monitor"

@@ -89,11 +89,20 @@ expect_out "[none] print says pU is unavailable" "^userns .*unavailable: no capu
 expect_rc "[none] default action is print" 0
 expect_out "[none] default prints the effective set" "^effective"
 expect_rc "[none] --json" 0 --json
-if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["backend"]=="none"; assert d["mask"] is None; assert "bounding" in d["sets"]; assert "userns" not in d["sets"]' "$tmp/out" 2>"$tmp/err"; then
-	ok "[none] --json is valid JSON with the expected keys"
-else
-	not_ok "[none] --json is valid JSON with the expected keys"; sed 's/^/#   /' "$tmp/err" "$tmp/out"
-fi
+# expect_jq NAME EXPR: stdout is JSON (jq -e) and EXPR holds.
+expect_jq() {
+	if jq -e "$2" "$tmp/out" >/dev/null 2>"$tmp/jq"; then ok "$1"; else
+		not_ok "$1 (jq -e '$2')"; sed 's/^/#   /' "$tmp/jq" "$tmp/out"; fi
+}
+expect_jq "[none] --json is valid JSON with the expected keys" \
+	'.backend == "none" and .mask == null and .securebits == null and .kernel_sets == null
+	 and (.sets | has("bounding") and (has("userns") | not))
+	 and (.backend_error | test("no capuns backend"))
+	 and .sets.effective.hex == "0x\(.sets.effective.hex[2:])" and (.sets.inheritable.caps | type == "array")'
+expect_rc "[none] --print --json" 0 --print --json
+expect_jq "[none] --print --json: sets of this process" '.pid > 1 and (.sets | length) == 5'
+expect_rc "[none] --json --pid" 0 --json --pid=$$
+expect_jq "[none] --json --pid is JSON naming that pid" ".pid == $$"
 expect_rc "[none] --pid=self's pid" 0 --pid=$$
 expect_out "[none] --pid prints sets" "^permitted"
 expect_rc "[none] --pid of no process" 1 --pid=2147483647
