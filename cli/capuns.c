@@ -4,7 +4,7 @@
  * manner of capsh.  See capuns(1).
  *
  *   capuns [--print] [--pid=PID] [--json]
- *   capuns [--drop=CAPS] [--keep=CAPS] [--raise=CAPS] [--clear]
+ *   capuns [--drop=CAPS] [--only=CAPS] [--raise=CAPS] [--clear]
  *          [--strict[=lock]] [-- COMMAND [ARG...]]
  *   capuns mask [--drop=CAPS] [--json]
  *   capuns check CAP [--depth=N]
@@ -47,7 +47,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %s [--print] [--pid=PID] [--json]\n"
-		"       %s [--drop=CAPS] [--keep=CAPS] [--raise=CAPS] [--clear]\n"
+		"       %s [--drop=CAPS] [--only=CAPS] [--raise=CAPS] [--clear]\n"
 		"              [--strict[=lock]] [-- COMMAND [ARG...]]\n"
 		"       %s mask [--drop=CAPS] [--json]\n"
 		"       %s check CAP [--depth=N]\n"
@@ -196,18 +196,18 @@ static int collect(pid_t pid, struct state *st)
 
 /* The five classic sets: the enforced one and the kernel's view of each. */
 static const struct set_view {
-	const char *name;
+	const char *name, *field; /* field: its /proc/PID/status line */
 	size_t enforced, kernel;
 } set_views[] = {
-	{ "inheritable", offsetof(struct capuns_task_caps, inheritable),
+	{ "inheritable", "CapInh", offsetof(struct capuns_task_caps, inheritable),
 	  offsetof(struct capuns_task_caps, kernel_inheritable) },
-	{ "permitted", offsetof(struct capuns_task_caps, permitted),
+	{ "permitted", "CapPrm", offsetof(struct capuns_task_caps, permitted),
 	  offsetof(struct capuns_task_caps, kernel_permitted) },
-	{ "effective", offsetof(struct capuns_task_caps, effective),
+	{ "effective", "CapEff", offsetof(struct capuns_task_caps, effective),
 	  offsetof(struct capuns_task_caps, kernel_effective) },
-	{ "bounding", offsetof(struct capuns_task_caps, bounding),
+	{ "bounding", "CapBnd", offsetof(struct capuns_task_caps, bounding),
 	  offsetof(struct capuns_task_caps, kernel_bounding) },
-	{ "ambient", offsetof(struct capuns_task_caps, ambient),
+	{ "ambient", "CapAmb", offsetof(struct capuns_task_caps, ambient),
 	  offsetof(struct capuns_task_caps, kernel_ambient) },
 };
 
@@ -247,6 +247,12 @@ static int print_kernel_view_text(const struct capuns_task_caps *c)
 	return 0;
 }
 
+/* Why a line is unavailable.  "No backend" is explained once, on the backend line. */
+static const char *unavailable(int err)
+{
+	return err == CAPUNS_ENOBACKEND ? "no backend" : capuns_strerror(err);
+}
+
 static int print_text(const struct state *st)
 {
 	const struct capuns_task_caps *c = &st->caps;
@@ -256,29 +262,25 @@ static int print_text(const struct state *st)
 	if (capuns_backend_status())
 		printf(" (%s)", capuns_strerror(capuns_backend_status()));
 	printf("\n");
-	err = err ?: print_set_text("inheritable", "CapInh", c->inheritable);
-	err = err ?: print_set_text("permitted", "CapPrm", c->permitted);
-	err = err ?: print_set_text("effective", "CapEff", c->effective);
-	err = err ?: print_set_text("bounding", "CapBnd", c->bounding);
-	err = err ?: print_set_text("ambient", "CapAmb", c->ambient);
+	for (size_t i = 0; i < sizeof(set_views) / sizeof(set_views[0]) && !err; i++)
+		err = print_set_text(set_views[i].name, set_views[i].field,
+				     view_set(c, set_views[i].enforced));
 	err = err ?: print_kernel_view_text(c);
 	if (c->has_userns)
 		err = err ?: print_set_text("userns", "CapUNs", c->userns);
 	else
 		printf("%-12s %-8s unavailable: %s\n", "userns", "CapUNs",
-		       capuns_strerror(st->userns_err));
+		       unavailable(st->userns_err));
 	if (st->has_strict)
 		printf("%-12s strict=%s locked=%s\n", "securebits",
 		       st->strict & CAPUNS_SECBIT_STRICT ? "yes" : "no",
 		       st->strict & CAPUNS_SECBIT_STRICT_LOCKED ? "yes" : "no");
 	else if (st->pid == 0)
-		printf("%-12s unavailable: %s\n", "securebits",
-		       capuns_strerror(st->strict_err));
+		printf("%-12s unavailable: %s\n", "securebits", unavailable(st->strict_err));
 	if (st->has_mask)
 		err = err ?: print_set_text("mask", "sysctl", st->mask);
 	else
-		printf("%-12s %-8s unavailable: %s\n", "mask", "sysctl",
-		       capuns_strerror(st->mask_err));
+		printf("%-12s %-8s unavailable: %s\n", "mask", "sysctl", unavailable(st->mask_err));
 	return err;
 }
 
@@ -370,10 +372,11 @@ static int cmd_print(pid_t pid, bool json)
 
 /* ---- Changing pU and running a command ---------------------------------- */
 
-enum action_kind { ACT_DROP, ACT_KEEP, ACT_RAISE, ACT_CLEAR, ACT_STRICT };
+enum action_kind { ACT_DROP, ACT_ONLY, ACT_RAISE, ACT_CLEAR, ACT_STRICT };
 
 struct action {
 	enum action_kind kind;
+	const char *option; /* as given: --drop, --only, --keep... */
 	capuns_set_t set;
 	bool lock;
 };
@@ -383,7 +386,7 @@ static int apply(const struct action *a)
 	switch (a->kind) {
 	case ACT_DROP:
 		return capuns_lower_set(a->set);
-	case ACT_KEEP:
+	case ACT_ONLY:
 		return capuns_set_exactly(a->set);
 	case ACT_RAISE:
 		return capuns_raise_set(a->set);
@@ -395,15 +398,6 @@ static int apply(const struct action *a)
 	return -EINVAL;
 }
 
-static const char *action_name(const struct action *a)
-{
-	static const char *const names[] = {
-		[ACT_DROP] = "--drop", [ACT_KEEP] = "--keep", [ACT_RAISE] = "--raise",
-		[ACT_CLEAR] = "--clear", [ACT_STRICT] = "--strict",
-	};
-	return names[a->kind];
-}
-
 static int run_command(char **argv)
 {
 	execvp(argv[0], argv);
@@ -411,33 +405,45 @@ static int run_command(char **argv)
 	return errno == ENOENT ? EXIT_EXEC_NOTFOUND : EXIT_EXEC_FAILED;
 }
 
-static int cmd_main(int argc, char **argv)
+/*
+ * --keep is the old name of --only.  capsh's --keep=1 (and =0) means
+ * "keep capabilities across setuid" instead: taken from a capsh command
+ * line it would set pU to capability 1 alone.  Refuse those two values
+ * under this name rather than guess.
+ */
+static bool capsh_keep_value(const char *option, const char *value)
 {
-	enum { OPT_PRINT = 256, OPT_PID, OPT_JSON, OPT_DROP, OPT_KEEP, OPT_RAISE,
-	       OPT_CLEAR, OPT_STRICT, OPT_VERSION };
-	static const struct option opts[] = {
-		{ "print", no_argument, NULL, OPT_PRINT },
-		{ "pid", required_argument, NULL, OPT_PID },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "drop", required_argument, NULL, OPT_DROP },
-		{ "keep", required_argument, NULL, OPT_KEEP },
-		{ "raise", required_argument, NULL, OPT_RAISE },
-		{ "clear", no_argument, NULL, OPT_CLEAR },
-		{ "strict", optional_argument, NULL, OPT_STRICT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct action *acts = calloc((size_t)argc, sizeof(*acts));
+	return strcmp(option, "--keep") == 0 && (strcmp(value, "0") == 0 || strcmp(value, "1") == 0);
+}
+
+enum { OPT_PRINT = 256, OPT_PID, OPT_JSON, OPT_DROP, OPT_ONLY, OPT_KEEP, OPT_RAISE,
+       OPT_CLEAR, OPT_STRICT, OPT_VERSION };
+
+static const struct option main_opts[] = {
+	{ "print", no_argument, NULL, OPT_PRINT },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "drop", required_argument, NULL, OPT_DROP },
+	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "keep", required_argument, NULL, OPT_KEEP },
+	{ "raise", required_argument, NULL, OPT_RAISE },
+	{ "clear", no_argument, NULL, OPT_CLEAR },
+	{ "strict", optional_argument, NULL, OPT_STRICT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* cmd_main() with its action list: every path returns here. */
+static int main_actions(int argc, char **argv, struct action *acts)
+{
 	size_t nacts = 0;
-	bool print = false, json = false;
+	bool print = false, json = false, command;
 	long pid = 0;
 	int c, rc;
 
-	if (!acts)
-		return fail("cannot start", -ENOMEM);
 	/* '+': stop at "--" or the first operand, like capsh. */
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+h", main_opts, NULL)) != -1) {
 		struct action *a = &acts[nacts];
 
 		switch (c) {
@@ -448,84 +454,88 @@ static int cmd_main(int argc, char **argv)
 			json = true;
 			break;
 		case OPT_PID:
-			if (!parse_int(optarg, 1, INT_MAX, &pid)) {
-				free(acts);
+			if (!parse_int(optarg, 1, INT_MAX, &pid))
 				return usage_error("--pid: '%s' is not a process ID", optarg);
-			}
 			break;
 		case OPT_DROP:
+		case OPT_ONLY:
 		case OPT_KEEP:
 		case OPT_RAISE:
-			a->kind = c == OPT_DROP ? ACT_DROP : c == OPT_KEEP ? ACT_KEEP : ACT_RAISE;
-			if (!parse_caps(action_name(a), optarg, &a->set)) {
-				free(acts);
+			a->kind = c == OPT_DROP ? ACT_DROP : c == OPT_RAISE ? ACT_RAISE : ACT_ONLY;
+			a->option = c == OPT_DROP ? "--drop" : c == OPT_RAISE ? "--raise"
+				    : c == OPT_ONLY ? "--only" : "--keep";
+			if (capsh_keep_value(a->option, optarg))
+				return usage_error("--keep=%s: capsh's --keep=%s (keep capabilities "
+						   "across setuid) is not this option; capuns --keep "
+						   "is --only, which sets pU to exactly CAPS: say "
+						   "--only=%s for capability %s alone",
+						   optarg, optarg, optarg, optarg);
+			if (!parse_caps(a->option, optarg, &a->set))
 				return usage_error(NULL);
-			}
 			nacts++;
 			break;
 		case OPT_CLEAR:
 			a->kind = ACT_CLEAR;
+			a->option = "--clear";
 			nacts++;
 			break;
 		case OPT_STRICT:
-			if (optarg && strcmp(optarg, "lock") != 0) {
-				free(acts);
+			if (optarg && strcmp(optarg, "lock") != 0)
 				return usage_error("--strict: '%s': expected --strict or --strict=lock",
 						   optarg);
-			}
 			a->kind = ACT_STRICT;
+			a->option = "--strict";
 			a->lock = optarg != NULL;
 			nacts++;
 			break;
 		case 'h':
-			free(acts);
 			usage(stdout);
 			return EXIT_SUCCESS;
 		case OPT_VERSION:
-			free(acts);
 			printf("capuns %s\n", CAPUNS_VERSION);
 			return EXIT_SUCCESS;
 		default:
-			free(acts);
 			return usage_error(NULL);
 		}
 	}
 	/* Operands only after "--", so that a typo is never run as a command. */
-	if (optind < argc && strcmp(argv[optind - 1], "--") != 0) {
-		free(acts);
+	if (optind < argc && strcmp(argv[optind - 1], "--") != 0)
 		return usage_error("unexpected argument '%s' (a command goes after --)",
 				   argv[optind]);
-	}
-	bool command = optind < argc;
-
-	if (pid && (nacts || command)) {
-		free(acts);
+	command = optind < argc;
+	if (pid && (nacts || command))
 		return usage_error("--pid only goes with --print: the sets of another "
 				   "process cannot be changed");
-	}
-	if ((print || json || pid) && command) {
-		free(acts);
+	if ((print || json || pid) && command)
 		return usage_error("--print, --json and --pid do not go with a command");
-	}
-	if (!command && optind == argc && strcmp(argv[optind - 1], "--") == 0) {
-		free(acts);
+	if (!command && optind == argc && strcmp(argv[optind - 1], "--") == 0)
 		return usage_error("-- must be followed by a command");
-	}
 
 	for (size_t i = 0; i < nacts; i++) {
 		rc = apply(&acts[i]);
 		if (rc) {
 			char what[64];
 
-			snprintf(what, sizeof(what), "%s failed", action_name(&acts[i]));
-			free(acts);
+			snprintf(what, sizeof(what), "%s failed", acts[i].option);
 			return fail(what, rc);
 		}
 	}
-	free(acts);
 	if (command)
 		return run_command(argv + optind);
 	return cmd_print((pid_t)pid, json);
+}
+
+static int cmd_main(int argc, char **argv)
+{
+	/* At most one action per argument. */
+	struct action *acts = calloc((size_t)argc, sizeof(*acts));
+	int rc;
+
+	if (!acts)
+		return fail("cannot start", -ENOMEM);
+	rc = main_actions(argc, argv, acts);
+	free(acts);
+	return rc;
 }
 
 /* ---- capuns mask -------------------------------------------------------- */

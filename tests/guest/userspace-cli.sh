@@ -127,14 +127,16 @@ for who in root alice; do
 	expect_eq "$who: cap_sys_admin absent at each depth 1..5" "$n" 5
 done
 
-# --- keep, raise, clear, strict ------------------------------------------
+# --- only, raise, clear, strict ------------------------------------------
+run as_user capuns --only=cap_chown,cap_kill -- /bin/grep CapUNs /proc/self/status
+expect_match "alice: --only sets pU exactly" "$out" 'CapUNs:[[:space:]]+0000000000000021$'
 run as_user capuns --keep=cap_chown,cap_kill -- /bin/grep CapUNs /proc/self/status
-expect_match "alice: --keep sets pU exactly" "$out" 'CapUNs:[[:space:]]+0000000000000021$'
+expect_match "alice: --keep, the old name of --only, still works" "$out" 'CapUNs:[[:space:]]+0000000000000021$'
 expect_rc "alice: cannot regain a dropped cap" 1 \
 	as_user capuns --drop=cap_net_admin -- capuns --raise=cap_net_admin -- /bin/true
 expect_match "alice: raise says EPERM" "$out" "--raise failed: Operation not permitted"
-expect_rc "alice: --keep=all after a drop is refused" 1 \
-	as_user capuns --drop=cap_net_admin -- capuns --keep=all -- /bin/true
+expect_rc "alice: --only=all after a drop is refused" 1 \
+	as_user capuns --drop=cap_net_admin -- capuns --only=all -- /bin/true
 expect_rc "root: may raise back (CAP_SETPCAP)" 0 \
 	capuns --drop=cap_net_admin -- capuns --raise=cap_net_admin -- /bin/true
 run capuns --clear -- /usr/bin/unshare -U /bin/grep CapEff /proc/self/status
