@@ -14,6 +14,7 @@
  * process only, which execs COMMAND; if one fails, capuns exits 1 without
  * running COMMAND, so the partial change dies with it.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -85,24 +86,38 @@ static int fail(const char *what, int err)
 	return EXIT_FAILURE;
 }
 
-/* Parse CAPS for option opt; print the usage error itself. */
+/*
+ * Parse CAPS for option opt; print the usage error itself.  The list must
+ * also name only capabilities of the running kernel (a stock kernel has
+ * no 41): the kernel would refuse them, and that is the caller's mistake,
+ * not a failure.
+ */
 static bool parse_caps(const char *opt, const char *text, capuns_set_t *set)
 {
 	const char *pos = NULL;
 	int err = capuns_set_parse(text, set, &pos);
+	capuns_set_t unknown;
+	char name[64];
 
-	if (err == 0)
-		return true;
-	if (pos && *pos) {
-		size_t n = strcspn(pos, ",");
-
-		fprintf(stderr, "%s: %s: '%.*s': %s\n", prog, opt, (int)n, pos,
-			capuns_strerror(err));
-	} else {
-		fprintf(stderr, "%s: %s: '%s': %s\n", prog, opt, text,
-			capuns_strerror(err));
+	if (err) {
+		if (pos && *pos)
+			fprintf(stderr, "%s: %s: '%.*s': %s\n", prog, opt, (int)strcspn(pos, ","),
+				pos, capuns_strerror(err));
+		else
+			fprintf(stderr, "%s: %s: '%s': %s\n", prog, opt, text, capuns_strerror(err));
+		return false;
 	}
-	return false;
+	unknown = capuns_set_minus(*set, capuns_set_all());
+	for (int cap = 0; cap < CAPUNS_CAP_BITS; cap++) {
+		if (!capuns_set_has(unknown, cap))
+			continue;
+		if (capuns_cap_to_name(cap, name, sizeof(name)) < 0)
+			snprintf(name, sizeof(name), "%d", cap);
+		fprintf(stderr, "%s: %s: '%s': capability %d (%s) does not exist on this kernel "
+			"(its last is %d)\n", prog, opt, text, cap, name, capuns_cap_last());
+		return false;
+	}
+	return true;
 }
 
 static bool parse_int(const char *s, long min, long max, long *out)
@@ -550,6 +565,7 @@ static int cmd_mask(int argc, char **argv)
 	};
 	capuns_set_t drop = capuns_set_empty(), mask;
 	bool json = false, dropping = false;
+	char name[64];
 	char *t;
 	int c, err;
 
@@ -575,10 +591,17 @@ static int cmd_mask(int argc, char **argv)
 	if (dropping) {
 		err = capuns_mask_drop(drop);
 		if (err) {
-			fprintf(stderr, "%s: cannot lower kernel.cap_userns_mask: %s%s\n", prog,
-				capuns_strerror(err),
-				err == -EPERM ? " (it needs root with CAP_SYS_CONTROL in the "
-						"initial user namespace)" : "");
+			fprintf(stderr, "%s: cannot lower kernel.cap_userns_mask: %s", prog,
+				capuns_strerror(err));
+			/* The capability the backend in use checks, as capabilities(7) spells it. */
+			if (err == -EPERM && capuns_mask_cap() >= 0 &&
+			    capuns_cap_to_name(capuns_mask_cap(), name, sizeof(name)) > 0) {
+				for (char *p = name; *p; p++)
+					*p = (char)toupper((unsigned char)*p);
+				fprintf(stderr, " (it needs root with %s in the initial user "
+					"namespace)", name);
+			}
+			fputc('\n', stderr);
 			return EXIT_FAILURE;
 		}
 	}

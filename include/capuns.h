@@ -141,9 +141,12 @@ CAPUNS_API int capuns_cap_last(void);
 CAPUNS_API capuns_set_t capuns_set_all(void);
 
 /*
- * One capability by name ("cap_net_admin", case-insensitive) or decimal
- * number ("12").  Accepts cap_sys_control (41), which libcap 2.66 does not
- * know.  Returns the number, or CAPUNS_EBADCAP.
+ * One capability by name ("cap_net_admin", case-insensitive, the whole
+ * string: "cap_chown;id" and "cap_net_admin=eip" are refused) or plain
+ * decimal number ("12"; no sign, no leading zero: "012" is refused, never
+ * read as octal).  Accepts cap_sys_control (41), which libcap 2.66 does
+ * not know, and numbers up to 41 on any kernel.  Returns the number,
+ * CAPUNS_EBADCAP or -ENOMEM.
  */
 CAPUNS_API int capuns_cap_from_name(const char *name);
 
@@ -256,6 +259,14 @@ CAPUNS_API int capuns_mask_get(capuns_set_t *mask);
  * Needs CAP_SYS_CONTROL in the initial namespace: -EPERM otherwise.
  */
 CAPUNS_API int capuns_mask_drop(capuns_set_t drop);
+
+/*
+ * The capability capuns_mask_drop() needs (in the initial namespace) with
+ * the backend in use: CAP_SYS_CONTROL (41) on the kernel backend,
+ * CAP_SYS_ADMIN (21) on the BPF backend (a stock kernel has no 41), or
+ * CAPUNS_ENOBACKEND.
+ */
+CAPUNS_API int capuns_mask_cap(void);
 
 /* ---- Classic sets of a task -------------------------------------------- */
 

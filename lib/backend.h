@@ -114,9 +114,15 @@ struct capuns_backend {
 
 	/*
 	 * Remove caps_to_drop from the system mask (it only ever shrinks).
-	 * -EPERM without CAP_SYS_CONTROL (kernel) or the backend's equivalent.
+	 * -EPERM without mask_cap in the initial user namespace.
 	 */
 	int (*mask_drop)(uint64_t caps_to_drop);
+
+	/*
+	 * The capability mask_drop needs: CAP_SYS_CONTROL (kernel), or the
+	 * backend's equivalent; CAPUNS_ENOBACKEND when there is none.
+	 */
+	int mask_cap;
 };
 
 /* The three backends; detection order is kernel, bpf, none. */

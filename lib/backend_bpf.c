@@ -235,4 +235,5 @@ const struct capuns_backend capuns_backend_bpf = {
 	.set_strict = bpf_set_strict,
 	.mask_get = bpf_mask_get,
 	.mask_drop = bpf_mask_drop,
+	.mask_cap = CAP_SYS_ADMIN, /* a stock kernel has no CAP_SYS_CONTROL */
 };

@@ -159,4 +159,5 @@ const struct capuns_backend capuns_backend_kernel = {
 	.set_strict = kernel_set_strict,
 	.mask_get = kernel_mask_get,
 	.mask_drop = kernel_mask_drop,
+	.mask_cap = CAP_SYS_CONTROL, /* SPEC rule 6 */
 };

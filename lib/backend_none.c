@@ -68,4 +68,5 @@ const struct capuns_backend capuns_backend_none = {
 	.set_strict = none_set_strict,
 	.mask_get = none_mask_get,
 	.mask_drop = none_mask_drop,
+	.mask_cap = CAPUNS_ENOBACKEND,
 };

@@ -3,12 +3,17 @@
  * Capability names and the text form of capability sets.
  *
  * Names go through libcap (cap_from_name, cap_to_name, cap_max_bits).
- * Two things are handled here on top of it:
+ * A restriction tool must read capabilities at least as strictly as
+ * setpriv, and libcap alone is more lenient, so on top of it:
  *  - CAP_SYS_CONTROL (41) exists only on the patched kernel, so libcap 2.66
  *    neither parses "cap_sys_control" nor prints it (it prints "41"); the
  *    name must round-trip, so this one name is mapped here.
- *  - cap_from_name() accepts a number with trailing garbage ("12x" -> 12),
- *    so numbers are checked to be all digits before libcap sees them.
+ *  - Numbers are read here, in plain decimal: cap_from_name() takes "012"
+ *    as octal 10 and "12x" as 12.  A leading zero is refused rather than
+ *    guessed at.
+ *  - A name must be consumed whole: cap_from_name() takes "cap_chown;id"
+ *    and "cap_net_admin=eip" for their first word.  A name is letters,
+ *    digits and '_' only, and libcap must give the same name back.
  * The list grammar (+, -, !, all, none) is capuns' own: libcap's text
  * forms (cap_from_text, cap_iab_from_text) describe other sets.
  */
@@ -56,24 +61,50 @@ static bool all_digits(const char *s)
 	return true;
 }
 
-int capuns_cap_from_name(const char *name)
+/* A capability by number: decimal digits, no sign, no leading zero. */
+static int cap_from_number(const char *s)
 {
-	cap_value_t v;
+	int v = 0;
 
-	if (!name || !*name)
+	if (!all_digits(s) || (s[0] == '0' && s[1]) || strlen(s) > 2)
 		return CAPUNS_EBADCAP;
-	if (isdigit((unsigned char)name[0]) && !all_digits(name))
-		return CAPUNS_EBADCAP;
-	if (strcasecmp(name, SYS_CONTROL_NAME) == 0)
-		return CAP_SYS_CONTROL;
-	if (cap_from_name(name, &v) != 0)
-		return CAPUNS_EBADCAP;
-	if (v < 0 || v >= CAPUNS_CAP_BITS)
-		return CAPUNS_EBADCAP;
+	for (; *s; s++)
+		v = v * 10 + (*s - '0');
 	/* A number names a capability only if some kernel could know it. */
-	if (all_digits(name) && v > CAP_SYS_CONTROL && v > capuns_cap_last())
+	if (v > CAP_SYS_CONTROL && v > capuns_cap_last())
 		return CAPUNS_EBADCAP;
 	return v;
+}
+
+/* A capability by name, the whole of it. */
+static int cap_from_word(const char *s)
+{
+	cap_value_t v;
+	char *back;
+	bool same;
+
+	if (strcasecmp(s, SYS_CONTROL_NAME) == 0)
+		return CAP_SYS_CONTROL;
+	for (const char *p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_')
+			return CAPUNS_EBADCAP;
+	if (cap_from_name(s, &v) != 0 || v < 0 || v >= CAPUNS_CAP_BITS)
+		return CAPUNS_EBADCAP;
+	back = cap_to_name(v);
+	if (!back)
+		return -ENOMEM;
+	same = strcasecmp(back, s) == 0;
+	cap_free(back);
+	return same ? v : CAPUNS_EBADCAP;
+}
+
+int capuns_cap_from_name(const char *name)
+{
+	if (!name || !*name)
+		return CAPUNS_EBADCAP;
+	if (isdigit((unsigned char)name[0]))
+		return cap_from_number(name);
+	return cap_from_word(name);
 }
 
 int capuns_cap_to_name(int cap, char *buf, size_t len)

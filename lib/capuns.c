@@ -324,6 +324,11 @@ int capuns_mask_drop(capuns_set_t drop)
 	return capuns_backend()->mask_drop(drop.bits);
 }
 
+int capuns_mask_cap(void)
+{
+	return capuns_backend()->mask_cap;
+}
+
 const char *capuns_strerror(int err)
 {
 	const char *s;
@@ -337,8 +342,9 @@ const char *capuns_strerror(int err)
 		return "no capuns backend: this kernel has no PR_CAP_USERNS and "
 		       "the BPF backend is not loaded (load it with: capuns-bpf load)";
 	case CAPUNS_EBADCAP:
-		return "unknown capability name or number "
-		       "(see capabilities(7); cap_sys_control is 41)";
+		return "unknown capability (a name such as cap_net_admin, or a decimal "
+		       "number without leading zeros; see capabilities(7); "
+		       "cap_sys_control is 41)";
 	case CAPUNS_ESYNTAX:
 		return "malformed capability list "
 		       "(expected [+|-|!]CAP{,[+|-|!]CAP}, CAP a name, number, all or none)";

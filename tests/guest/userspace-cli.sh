@@ -38,6 +38,10 @@ if [ "$CAPUNS_TARGET" = unpatched ]; then
 	expect_match "unpatched: says why" "$out" "no capuns backend"
 	check_fails "unpatched: command did not run" test -e ran
 	expect_rc "unpatched: usage errors still exit 2" 2 capuns --drop=cap_nope -- /bin/true
+	expect_rc "unpatched: --drop=41 is a usage error (no capability 41 here)" 2 \
+		capuns --drop=41 -- /bin/true
+	expect_match "unpatched: --drop=41 says capability 41 does not exist" "$out" \
+		"capability 41 \(cap_sys_control\) does not exist on this kernel \(its last is 40\)"
 	expect_rc "unpatched: as alice, --drop fails too" 1 as_user capuns --drop=cap_net_admin -- /bin/true
 	expect_rc "unpatched: mask read fails" 1 capuns mask
 	# The tools the patched run relies on work in this guest.
@@ -167,5 +171,19 @@ expect_rc "command exit status passes through" 7 capuns --drop=cap_chown -- /bin
 run capuns mask
 expect_match "mask: prints the sysctl" "$out" '^kernel.cap_userns_mask: 0x[0-9a-f]{16} '
 expect_rc "alice: mask --drop is refused" 1 as_user capuns mask --drop=cap_sys_rawio
-expect_match "alice: says CAP_SYS_CONTROL is needed" "$out" "CAP_SYS_CONTROL"
+expect_match "alice: says CAP_SYS_CONTROL is needed" "$out" "with CAP_SYS_CONTROL in the initial"
+
+# --- capability lists are read strictly (one parser, as capuns.conf) -----
+for bad in 012 'cap_chown;id' cap_net_admin=eip; do
+	rm -f ran
+	run capuns --drop="$bad" -- /bin/touch ran
+	expect_eq "--drop=$bad: usage error, exit 2" "$rc" 2
+	check_fails "--drop=$bad: command not run" test -e ran
+	expect_match "--drop=$bad: the message names it" "$out" "'$bad': unknown capability"
+done
+run capuns --drop=41 -- /bin/grep CapUNs /proc/self/status
+expect_match "--drop=41 works where capability 41 exists" "$out" 'CapUNs:[[:space:]]+000001ffffffffff$'
+run capuns --drop=12 -- /bin/grep CapUNs /proc/self/status
+expect_match "--drop=12 is decimal 12 (cap_net_admin)" "$out" 'CapUNs:[[:space:]]+000003ffffffefff$'
+
 done_testing

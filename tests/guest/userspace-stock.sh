@@ -21,6 +21,17 @@ expect_match "alice: still refused two namespaces down" "$out" "Operation not pe
 check_fails "alice: root in the namespace cannot raise it again" \
 	as_user capuns --drop=cap_net_admin -- /usr/bin/unshare -r capuns --raise=cap_net_admin
 
+# Capability lists on a stock kernel: 41 does not exist; the mask hint
+# names what the BPF backend checks.
+out=$(capuns --drop=41 -- /bin/true 2>&1)
+expect_eq "--drop=41 on a stock kernel is a usage error (exit 2)" "$?" 2
+expect_match "--drop=41 says capability 41 does not exist" "$out" \
+	"capability 41 \(cap_sys_control\) does not exist on this kernel \(its last is 40\)"
+out=$(as_user capuns mask --drop=cap_sys_rawio 2>&1)
+expect_eq "alice: mask --drop is refused (exit 1)" "$?" 1
+expect_match "alice: the hint names CAP_SYS_ADMIN, what the BPF backend checks" "$out" \
+	"with CAP_SYS_ADMIN in the initial user namespace"
+
 capuns monitor --json --count=1 --timeout=30 >/tmp/mon.out 2>/tmp/mon.err &
 mon=$!
 for _ in $(seq 50); do grep -q monitoring /tmp/mon.err && break; sleep 0.1; done

@@ -70,6 +70,33 @@ for b in kernel none; do
 	expect_rc "[$b] check: two caps" 2 check cap_chown cap_kill
 done
 
+# Capability lists are read strictly (issue: libcap alone takes 012 as octal
+# 10 and the first word of cap_chown;id): usage errors, nothing run.
+for b in kernel none; do
+	export CAPUNS_BACKEND=$b
+	for bad in 'cap_chown;id' cap_net_admin=eip 'cap_chown ;id' 00 0x0c ++12 'cap_kill,-012' 012; do
+		expect_rc "[$b] --drop=$bad is a usage error" 2 --drop="$bad" "${marker[@]}"
+		expect_not_ran "[$b] --drop=$bad"
+	done
+	expect_err "[$b] --drop=012: the message says numbers are decimal" \
+		"'012': unknown capability (a name such as cap_net_admin, or a decimal number without leading zeros"
+	expect_rc "[$b] mask --drop=012 is a usage error" 2 mask --drop=012
+done
+# 41 (cap_sys_control) exists only with the series: elsewhere a usage error.
+export CAPUNS_BACKEND=none
+if [ "$(cat /proc/sys/kernel/cap_last_cap)" -lt 41 ]; then
+	for c in 41 cap_sys_control; do
+		expect_rc "--drop=$c on a kernel without capability 41: exit 2" 2 --drop=$c "${marker[@]}"
+		expect_not_ran "--drop=$c"
+		expect_err "--drop=$c says capability 41 does not exist here" \
+			"capability 41 (cap_sys_control) does not exist on this kernel (its last is"
+	done
+else
+	expect_rc "--drop=41 on a kernel with capability 41 is no usage error" 1 --drop=41 "${marker[@]}"
+fi
+expect_rc "--drop=12 is decimal (fails only for want of a backend)" 1 --drop=12 "${marker[@]}"
+expect_rc "--drop=0 is capability 0" 1 --drop=0 "${marker[@]}"
+
 # The none backend: changes fail with exit 1 and a message saying why.
 export CAPUNS_BACKEND=none
 for opt in --drop=cap_net_admin --only=cap_chown --keep=cap_chown --raise=cap_chown --clear --strict --strict=lock; do

@@ -37,6 +37,19 @@ static void test_names(void)
 	TAP_EQ(capuns_cap_from_name("cap_frobnicate"), CAPUNS_EBADCAP, "unknown name rejected");
 	TAP_EQ(capuns_cap_from_name(""), CAPUNS_EBADCAP, "empty name rejected");
 	TAP_EQ(capuns_cap_from_name("net_admin"), CAPUNS_EBADCAP, "name without cap_ prefix rejected");
+	/* Strict, as setpriv: decimal only, names consumed whole. */
+	TAP_EQ(capuns_cap_from_name("012"), CAPUNS_EBADCAP, "012 is refused, never octal 10");
+	TAP_EQ(capuns_cap_from_name("00"), CAPUNS_EBADCAP, "00 is refused (leading zero)");
+	TAP_EQ(capuns_cap_from_name("0"), 0, "0 is capability 0");
+	TAP_EQ(capuns_cap_from_name("0x0c"), CAPUNS_EBADCAP, "0x0c is refused (no hex)");
+	TAP_EQ(capuns_cap_from_name("+12"), CAPUNS_EBADCAP, "+12 is refused (no sign)");
+	TAP_EQ(capuns_cap_from_name("cap_chown;id"), CAPUNS_EBADCAP, "cap_chown;id is refused");
+	TAP_EQ(capuns_cap_from_name("cap_net_admin=eip"), CAPUNS_EBADCAP,
+	       "cap_net_admin=eip is refused");
+	TAP_EQ(capuns_cap_from_name("cap_chown "), CAPUNS_EBADCAP, "a trailing space is refused");
+	TAP_EQ(capuns_cap_from_name("cap_chown\n"), CAPUNS_EBADCAP, "a trailing newline is refused");
+	TAP_EQ(capuns_cap_from_name("cap_sys_control;x"), CAPUNS_EBADCAP,
+	       "cap_sys_control;x is refused");
 
 	TAP_EQ(capuns_cap_to_name(41, buf, sizeof(buf)), 15, "41 formats");
 	TAP_EQ_STR(buf, "cap_sys_control", "41 round-trips as cap_sys_control");
@@ -93,6 +106,12 @@ static void test_parse(void)
 		{ "cap_frob", CAPUNS_EBADCAP, 0, 0, "unknown name" },
 		{ "cap_chown,99", CAPUNS_EBADCAP, 0, 0, "number out of range" },
 		{ "=ep", CAPUNS_EBADCAP, 0, 0, "cap_from_text syntax is not ours" },
+		{ "012", CAPUNS_EBADCAP, 0, 0, "a leading zero, never octal" },
+		{ "cap_kill,-012", CAPUNS_EBADCAP, 0, 0, "a leading zero after a sign" },
+		{ "cap_chown;id", CAPUNS_EBADCAP, 0, 0, "a name is consumed whole" },
+		{ "cap_net_admin=eip", CAPUNS_EBADCAP, 0, 0, "no cap_from_text flags" },
+		{ "-cap_net_admin=eip", CAPUNS_EBADCAP, 0, 0, "no flags after a sign either" },
+		{ "10,12", 0, bit(10) | bit(12), 0, "decimal numbers" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

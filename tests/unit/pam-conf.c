@@ -110,6 +110,14 @@ static void test_errors(void)
 	expect_error("all alice\n!cap_bogus *\n", "alice", "line 2: '!cap_bogus': unknown capability",
 		     "unknown cap after the match still fails the file");
 	expect_error("!cap_net_admin,,cap_kill alice\n", "alice", "malformed", "empty item");
+	/* The CLI's parser, as strict: decimal only, names consumed whole. */
+	expect_error("012 alice\n", "alice", "line 1: '012': unknown capability",
+		     "012 is refused, never octal 10");
+	expect_error("all alice\n!cap_chown;id *\n", "alice",
+		     "line 2: '!cap_chown;id': unknown capability", "cap_chown;id is refused");
+	expect_error("cap_net_admin=eip alice\n", "alice",
+		     "line 1: 'cap_net_admin=eip': unknown capability", "cap_net_admin=eip is refused");
+	expect_match("12,10 alice\n", "alice", 1, bit(12) | bit(10), "numbers are decimal");
 	expect_error("!cap_net_admin @nosuchgroup-capuns\n", "alice",
 		     "line 1: unknown group 'nosuchgroup-capuns'", "unknown group");
 	expect_error("!cap_net_admin @\n", "alice", "'@' without a group name", "bare @");
