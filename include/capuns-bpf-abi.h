@@ -36,6 +36,8 @@
 #define CAPUNS_BPF_ABI_H
 
 #include <linux/types.h>
+
+#include "capuns-abi.h"
 #ifndef __bpf__
 #include <errno.h>
 #endif
@@ -47,24 +49,6 @@
 #define CAPUNS_BPF_RET_BASE 4000
 #define CAPUNS_BPF_RET_MAX 95 /* base + max = 4095 = MAX_ERRNO */
 #define CAPUNS_BPF_RET(v) (-(CAPUNS_BPF_RET_BASE + (int)(v)))
-
-#ifndef __bpf__
-/*
- * Decode the result of prctl(PR_CAP_USERNS, ...) answered by the backend:
- * rc is prctl's return value and err the errno it left.  Returns the
- * answer v >= 0, or a negative errno.  A return of 0 or more from prctl
- * itself means the answer did not come from the backend (the patched
- * kernel answers that way): -EPROTO.
- */
-static inline int capuns_bpf_decode(long rc, int err)
-{
-	if (rc >= 0)
-		return -EPROTO;
-	if (err >= CAPUNS_BPF_RET_BASE && err <= CAPUNS_BPF_RET_BASE + CAPUNS_BPF_RET_MAX)
-		return err - CAPUNS_BPF_RET_BASE;
-	return err > 0 ? -err : -EPROTO;
-}
-#endif
 
 /* ---- extension operations: prctl(PR_CAP_USERNS, op, arg3, 0, 0) -------- */
 #define CAPUNS_BPF_OP_BASE 0x4300
@@ -95,6 +79,53 @@ static inline int capuns_bpf_decode(long rc, int err)
 
 #define CAPUNS_BPF_STRICT 0x1 /* SECURE_USERNS_STRICT_CAPS */
 #define CAPUNS_BPF_STRICT_LOCKED 0x2 /* SECURE_USERNS_STRICT_CAPS_LOCKED */
+
+#ifndef __bpf__
+/*
+ * The largest answer v that op has, by the definitions above: IS_SET and
+ * the *_IS_SET operations answer 0 or 1, STRICT_GET the strict bits,
+ * PROBE the ABI version, every change 0.  -1 for an op with no answer.
+ */
+static inline int capuns_bpf_answer_max(unsigned long op)
+{
+	switch (op) {
+	case PR_CAP_USERNS_IS_SET:
+	case CAPUNS_BPF_OP_MASK_IS_SET:
+	case CAPUNS_BPF_OP_BOUND_IS_SET:
+		return 1;
+	case PR_CAP_USERNS_RAISE:
+	case PR_CAP_USERNS_LOWER:
+	case PR_CAP_USERNS_CLEAR_ALL:
+	case CAPUNS_BPF_OP_STRICT_SET:
+	case CAPUNS_BPF_OP_MASK_LOWER:
+		return 0;
+	case CAPUNS_BPF_OP_STRICT_GET:
+		return CAPUNS_BPF_STRICT | CAPUNS_BPF_STRICT_LOCKED;
+	case CAPUNS_BPF_OP_PROBE:
+		return CAPUNS_BPF_ABI_VERSION;
+	}
+	return -1;
+}
+
+/*
+ * Decode the result of prctl(PR_CAP_USERNS, op, ...) answered by the
+ * backend: rc is prctl's return value and err the errno it left.  Returns
+ * the answer v >= 0, or a negative errno.  Only the encodings op has are
+ * answers: any other value in the band (say a seccomp filter's errno, or
+ * a program of another ABI) is -EPROTO, and so is a return of 0 or more
+ * from prctl itself (the patched kernel answers that way).
+ */
+static inline int capuns_bpf_decode(unsigned long op, long rc, int err)
+{
+	int v = err - CAPUNS_BPF_RET_BASE;
+
+	if (rc >= 0)
+		return -EPROTO;
+	if (err >= CAPUNS_BPF_RET_BASE && err <= CAPUNS_BPF_RET_BASE + CAPUNS_BPF_RET_MAX)
+		return v <= capuns_bpf_answer_max(op) ? v : -EPROTO;
+	return err > 0 ? -err : -EPROTO;
+}
+#endif
 
 /* ---- maps ------------------------------------------------------------- */
 

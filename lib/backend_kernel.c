@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "capuns-bpf-abi.h"
 #include "capuns.h"
 #include "internal.h"
 
@@ -43,6 +44,20 @@ static int kernel_get_raisable(uint64_t *set)
 	return err;
 }
 
+/*
+ * prctl(PR_CAP_USERNS) failed: the kernel's errno.  The series never fails
+ * with an errno of the BPF backend's answer band (capuns-bpf-abi.h): such
+ * a value is no answer of this backend, and never read as one.
+ */
+static int kernel_errno(void)
+{
+	int err = errno;
+
+	if (err >= CAPUNS_BPF_RET_BASE && err <= CAPUNS_BPF_RET_BASE + CAPUNS_BPF_RET_MAX)
+		return CAPUNS_EPROTO;
+	return -err;
+}
+
 static int kernel_probe(void)
 {
 	uint64_t set;
@@ -51,7 +66,7 @@ static int kernel_probe(void)
 	/* An unpatched kernel answers EINVAL: option 48 is unknown there. */
 	r = prctl(PR_CAP_USERNS, PR_CAP_USERNS_IS_SET, 0, 0, 0);
 	if (r < 0)
-		return errno == EINVAL ? CAPUNS_ENOBACKEND : -errno;
+		return errno == EINVAL ? CAPUNS_ENOBACKEND : kernel_errno();
 	if (r != 0 && r != 1)
 		return CAPUNS_EPROTO;
 	/*
@@ -69,7 +84,7 @@ static int kernel_userns_op(int op, int cap)
 
 	r = prctl(PR_CAP_USERNS, (unsigned long)op, arg, 0, 0);
 	if (r < 0)
-		return -errno;
+		return kernel_errno();
 	if (op == PR_CAP_USERNS_IS_SET)
 		return r ? 1 : 0;
 	return 0;

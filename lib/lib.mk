@@ -13,7 +13,8 @@ LIBCAPUNS_SRCS := lib/capset.c lib/proc.c lib/capuns.c lib/backend_kernel.c \
 		  lib/backend_none.c lib/backend_bpf.c
 LIBCAPUNS_OBJS := $(LIBCAPUNS_SRCS:lib/%.c=$(B)/lib/%.o)
 LIBCAPUNS_SAN_OBJS := $(LIBCAPUNS_SRCS:lib/%.c=$(B)/san/lib/%.o)
-LIBCAPUNS_HDRS := include/capuns.h include/capuns-abi.h lib/backend.h lib/internal.h
+LIBCAPUNS_HDRS := include/capuns.h include/capuns-abi.h include/capuns-bpf-abi.h lib/backend.h \
+		  lib/internal.h
 # What a program linking libcapuns.a needs after it.
 LIBCAPUNS_LDLIBS = -lcap -lpthread
 
@@ -67,7 +68,7 @@ $(B)/guest/usr/lib/$(MULTIARCH)/$(LIBCAPUNS_SONAME): $(B)/guest/usr/lib/$(MULTIA
 
 # Host unit tests (TAP), built with the sanitizers.
 UNIT_CFLAGS = $(CFLAGS) $(WARN) $(SAN) -Ilib -Itests/unit
-UNIT_TESTS += $(B)/tests/unit/lib-text
+UNIT_TESTS += $(B)/tests/unit/lib-text $(B)/tests/unit/lib-answers
 
 $(B)/tests/unit/lib-%: tests/unit/lib-%.c tests/unit/tap.h $(B)/san/libcapuns.a
 	@mkdir -p $(@D)

@@ -23,7 +23,7 @@ static inline long uns_prctl_answer(bool bpf, unsigned long op, unsigned long ar
 	long r = prctl(PR_CAP_USERNS, op, arg3, arg4, arg5);
 
 	if (bpf)
-		return capuns_bpf_decode(r, errno);
+		return capuns_bpf_decode(op, r, errno);
 	return r < 0 ? -errno : r;
 }
 
