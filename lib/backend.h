@@ -82,7 +82,7 @@ struct capuns_backend {
 	int (*get_sets)(pid_t pid, struct capuns_sets *enforced, struct capuns_sets *kernel);
 
 	/*
-	 * The caps the calling thread may raise into pU (SPEC rule 2 with the
+	 * The caps the calling thread may raise into pU (rule 2 with the
 	 * backend's own state: capuns_rule2_raisable() of its enforced sets).
 	 * Caps already in pU may always be "raised" and need not be listed.
 	 */
@@ -90,7 +90,7 @@ struct capuns_backend {
 
 	/*
 	 * op is PR_CAP_USERNS_IS_SET, _RAISE, _LOWER or _CLEAR_ALL with the
-	 * kernel's semantics (SPEC rule 2).  IS_SET returns 0 or 1; the others
+	 * kernel's semantics (rule 2).  IS_SET returns 0 or 1; the others
 	 * return 0.  cap is ignored for CLEAR_ALL.  EPERM for a raise that
 	 * p'U = (pE has CAP_SETPCAP) ? X : X & pP does not allow.
 	 */
@@ -109,7 +109,7 @@ struct capuns_backend {
 	 */
 	int (*set_strict)(bool lock);
 
-	/* System-wide mask applied at every namespace entry (SPEC rule 6). */
+	/* System-wide mask applied at every namespace entry (rule 6). */
 	int (*mask_get)(uint64_t *mask);
 
 	/*

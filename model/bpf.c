@@ -13,9 +13,9 @@
 #include <errno.h>
 
 /*
- * lsm/capable, after cap_capable() granted: a cap granted from the cred's
- * own sets (target = its own namespace) must be in bound; a grant by
- * ownership (target below) stands.
+ * SPEC rule 3, as the backend enforces it: lsm/capable, after cap_capable()
+ * granted: a cap granted from the cred's own sets (target = its own
+ * namespace) must be in bound; a grant by ownership (target below) stands.
  */
 bool bpf_lsm_capable(const struct cm_cred *c, int ns, int cap)
 {
@@ -23,8 +23,8 @@ bool bpf_lsm_capable(const struct cm_cred *c, int ns, int cap)
 }
 
 /*
- * lsm/userns_create and fexit/userns_install: the kernel's sets are stock;
- * bound = p'U of rule 3 (with the backend's strict flag), and the strict
+ * SPEC rule 3: lsm/userns_create and fexit/userns_install: the kernel's sets
+ * are stock; bound = p'U (with the backend's strict flag), and the strict
  * bits (the backend's securebits 8/9) are reset.
  */
 void bpf_record_userns_entry(struct cm_sys *sys, struct cm_cred *c)
@@ -35,9 +35,9 @@ void bpf_record_userns_entry(struct cm_sys *sys, struct cm_cred *c)
 }
 
 /*
- * lsm/bprm_creds_from_file, after the capability LSM (rule 10 as the
- * backend states it): the euid changes and pP as the series sees it grows:
- * p'U = X as the series sees it.
+ * SPEC rule 10 as the backend states it (docs/rules.md: the trigger):
+ * lsm/bprm_creds_from_file, after the capability LSM: the euid changes and
+ * pP as the series sees it grows: p'U = X as the series sees it.
  */
 void bpf_bprm_creds_from_file(const struct cm_cred *old, struct cm_cred *new)
 {
@@ -49,7 +49,7 @@ void bpf_bprm_creds_from_file(const struct cm_cred *old, struct cm_cred *new)
 }
 
 /*
- * strict_set(): the rules of PR_SET_SECUREBITS for bits 8/9 (a locked bit
+ * SPEC rule 5 on the backend: strict_set(), the rules of PR_SET_SECUREBITS for bits 8/9 (a locked bit
  * keeps its value, a lock stays) and CAP_SETPCAP as the series sees pE.
  */
 static long strict_set(struct cm_cred *c, uint64_t bits)
@@ -68,8 +68,8 @@ static long strict_set(struct cm_cred *c, uint64_t bits)
 }
 
 /*
- * mask_lower(): no CAP_SYS_CONTROL on a stock kernel, so CAP_SYS_ADMIN (as
- * the series sees pE) in the initial namespace.
+ * SPEC rule 6 on the backend: mask_lower(); no CAP_SYS_CONTROL on a stock
+ * kernel, so CAP_SYS_ADMIN (as the series sees pE) in the initial namespace.
  */
 static long mask_lower(struct cm_sys *sys, const struct cm_cred *c, uint64_t cap)
 {
@@ -104,8 +104,9 @@ static long extension_op(struct cm_sys *sys, struct cm_cred *c, uint64_t op, uin
 }
 
 /*
- * lsm/task_prctl for option 48: the extension operations, else rule 2 as
- * the series states it.  The answers are the decoded ones (libcapuns).
+ * SPEC rule 2 on the backend: lsm/task_prctl for option 48, the extension
+ * operations, else the series' function.  The answers are the decoded
+ * ones (libcapuns).
  */
 long bpf_task_prctl_cap_userns(struct cm_sys *sys, struct cm_cred *c, uint64_t op,
 			       uint64_t arg3, uint64_t a4, uint64_t a5)

@@ -43,6 +43,7 @@ static uint32_t visible_uid(const struct cm_sys *sys, int ns, uint32_t kuid)
 	return id == CM_ID_NONE ? OVERFLOWUID : id;
 }
 
+/* What userspace sees; pU among it (SPEC rule 8: CapUNs, or prctl on BPF). */
 void cm_observe(const struct cm_sys *sys, const struct cm_cred *c, struct cm_obs *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -63,7 +64,7 @@ void cm_observe(const struct cm_sys *sys, const struct cm_cred *c, struct cm_obs
 
 /*
  * Classic invariants (pA ⊆ pP ∩ pI, pE ⊆ pP, sets within CAP_FULL_SET), and
- * rule 4: inside a non-initial namespace every set, pU included, stays within
+ * SPEC rule 4: inside a non-initial namespace every set, pU included, stays within
  * what was brought into it, and a namespace created from a non-initial one
  * (and never entered by setns) holds nothing its parent never held.
  */

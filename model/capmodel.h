@@ -33,7 +33,7 @@ typedef uint64_t cm_caps;
 #define CM_NS_LEVEL_MAX 32   /* create_user_ns(): parent level > 32 is ENOSPC */
 #define CM_ID_NONE UINT32_MAX /* invalid kuid/kgid, and (uid_t)-1 in calls */
 
-/* Securebits (uapi/linux/securebits.h, plus SPEC rule 5). */
+/* Securebits (uapi/linux/securebits.h, plus rule 5). */
 #define CM_SECURE_NOROOT 0
 #define CM_SECURE_NO_SETUID_FIXUP 2
 #define CM_SECURE_KEEP_CAPS 4
@@ -145,7 +145,7 @@ void cm_cred_init_root(const struct cm_sys *sys, struct cm_cred *c);
 
 /*
  * Capability checks as security_capable() makes them: cap_capable() of 6.1,
- * owner rule included (rule 11), then, on CM_BPF, the backend's lsm/capable.
+ * its owner grant included, then, on CM_BPF, the backend's lsm/capable.
  */
 bool cm_ns_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap);
 bool cm_capable(const struct cm_sys *sys, const struct cm_cred *c, int cap);

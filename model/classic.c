@@ -205,7 +205,7 @@ int cm_execve(const struct cm_sys *sys, struct cm_cred *c, const struct cm_file 
 	new.pP |= new.pA;
 	new.pE = effective ? new.pP : new.pA;
 	new.securebits &= ~CM_SECBIT(CM_SECURE_KEEP_CAPS);
-	/* pU is kept (rule 1) but for rule 10. */
+	/* pU is kept (rule 1) but for rule 10, the series' or the backend's. */
 	if (is_series_kernel(sys))
 		series_exec_setuid_root(old, &new, root_uid);
 	else if (is_bpf_backend(sys))
@@ -358,6 +358,7 @@ void enter_userns_stock(const struct cm_sys *sys, struct cm_cred *c)
 	c->X = c->pP = c->pE = sys->full;
 }
 
+/* SPEC rule 3 on create and setns: the series, the BPF backend, or stock. */
 static void enter_userns(struct cm_sys *sys, struct cm_cred *c, int ns, bool by_setns)
 {
 	if (!has_userns_set(sys) || (by_setns && MUTANT(2)))
@@ -536,7 +537,7 @@ int cm_setgid_all(const struct cm_sys *sys, struct cm_cred *c, uint32_t gid)
 /* ---- usermodehelper ---------------------------------------------------- */
 
 /*
- * kernel/usermodehelper/{bset,inheritable} (and the series' userns, rule 7):
+ * kernel/usermodehelper/{bset,inheritable} (and the series' userns, SPEC rule 7):
  * mode 0600 root; proc_cap_handler() needs CAP_SETPCAP and CAP_SYS_MODULE.
  */
 int cm_umh_write(struct cm_sys *sys, const struct cm_cred *c, enum cm_umh_set which,

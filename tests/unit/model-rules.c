@@ -520,7 +520,7 @@ static void test_namespaces(void)
 	TAP_EQ(ret, -ENOSPC, "create_user_ns: ENOSPC past the level limit");
 	TAP_EQ(made, 33, "33 nested namespaces fit below the initial one");
 
-	/* setns, rule 3 and the owner rule (rule 11). */
+	/* setns, rule 3 and the owner grant of cap_capable() (classic). */
 	cm_sys_init(&sys, CM_PATCHED);
 	hold = a;
 	cm_prctl(&sys, &hold, CM_PR_CAP_USERNS, 3, SYS_ADMIN, 0, 0);
@@ -529,9 +529,9 @@ static void test_namespaces(void)
 	TAP_EQ(hold.X, FULL42 & ~CM_BIT(SYS_ADMIN), "alice's namespace lacks CAP_SYS_ADMIN");
 	for (int cap = 0; cap <= 41; cap += 41)
 		tap_ok(cm_ns_capable(&sys, &a, ns, cap),
-		       "rule 11: owner alice in the parent has cap %d in her namespace", cap);
+		       "owner grant: owner alice in the parent has cap %d in her namespace", cap);
 	tap_ok(cm_ns_capable(&sys, &a, ns, SYS_ADMIN),
-	       "rule 11: ...even CAP_SYS_ADMIN the namespace's own sets lack");
+	       "owner grant: ...even CAP_SYS_ADMIN the namespace's own sets lack");
 	tap_ok(!cm_ns_capable(&sys, &hold, ns, SYS_ADMIN),
 	       "inside, CAP_SYS_ADMIN is absent (pE)");
 	tap_ok(!cm_ns_capable(&sys, &b, ns, 0), "bob (not owner, no pE) has nothing there");
@@ -543,7 +543,7 @@ static void test_namespaces(void)
 	TAP_EQ(deeper.X, FULL42 & ~CM_BIT(SYS_ADMIN) & ~CM_BIT(NET_RAW),
 	       "nested namespace: sets shrink along the chain");
 	tap_ok(cm_ns_capable(&sys, &a, deeper.ns, SYS_ADMIN),
-	       "rule 11: alice (euid owns the chain) has every cap two levels down");
+	       "owner grant: alice (euid owns the chain) has every cap two levels down");
 
 	c = b;
 	TAP_EQ(cm_setns_user(&sys, &c, ns), -EPERM, "setns by bob into alice's namespace: EPERM");
@@ -675,7 +675,7 @@ static void test_bpf_backend(void)
 	TAP_EQ(c.pU, FULL41 & ~CM_BIT(RAWIO), "bpf: rule 3a: the strict bit bounds pU by X");
 	TAP_EQ(c.uns_strict, 0, "bpf: strict bits reset at entry");
 
-	/* Rule 11: a restricted owner still enters its child namespace. */
+	/* The owner grant: a restricted owner still enters its child namespace. */
 	owner = r;
 	cm_prctl(&sys, &owner, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, SYS_ADMIN, 0, 0);
 	unshare_r(&sys, &owner);
@@ -683,7 +683,7 @@ static void test_bpf_backend(void)
 	child = owner;
 	unshare_r(&sys, &child);
 	TAP_EQ(cm_setns_user(&sys, &owner, child.ns), 0,
-	       "bpf: rule 11: the owner enters its child despite bound");
+	       "bpf: owner grant: the owner enters its child despite bound");
 	TAP_EQ(owner.bound, no_admin, "bpf: setns applies rule 3 (bound = p'U)");
 
 	/* Rule 6: the mask, CAP_SYS_ADMIN in the initial namespace. */
