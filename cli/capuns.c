@@ -57,8 +57,9 @@ static void usage(FILE *f)
 		"       %s monitor [--json]\n"
 		"       %s --help | --version\n"
 		"\n"
-		"CAPS is a comma list of capabilities (names, numbers, all, none),\n"
-		"each optionally prefixed by + (add) or - or ! (remove).\n"
+		"CAPS is a comma list of capabilities (names, decimal numbers, all,\n"
+		"none), each optionally prefixed by + (add) or - or ! (remove).\n"
+		"--keep=CAPS is the old name of --only=CAPS.\n"
 		"check-conf checks FILE (default " CAPUNS_CONF_DEFAULT ").\n"
 		"See capuns(1).\n",
 		prog, prog, prog, prog, prog, prog, prog, prog);
