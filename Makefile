@@ -123,6 +123,7 @@ system-test: deps
 kernels: deps
 	@vm/build-kernel unpatched >/dev/null
 	@vm/build-kernel patched >/dev/null
+	@vm/build-kernel patched 6.12 >/dev/null
 
 clean:
 	rm -rf $(B)
