@@ -11,7 +11,7 @@ GUEST_FILES += $(KERNEL_GUEST)/tests/kernel-bpf-userns $(KERNEL_GUEST)/kernel/un
 
 # BPF objects: built for the BPF target against installed uapi headers;
 # CO-RE relocates struct cred against the running kernel's BTF.
-$(KERNEL_OBJ)/%.bpf.o: $(KERNEL_BPF_SRC)/%.bpf.c
+$(KERNEL_OBJ)/%.bpf.o: $(KERNEL_BPF_SRC)/%.bpf.c $(KERNEL_BPF_SRC)/cred_caps.bpf.h
 	@mkdir -p $(@D)
 	clang -g -O2 -target bpf -Wall -Werror -I/usr/include/$(MULTIARCH) -c $< -o $@
 

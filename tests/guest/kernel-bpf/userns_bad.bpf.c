@@ -9,18 +9,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-struct kernel_cap_struct {
-	__u32 cap[2];
-} __attribute__((preserve_access_index));
-
-typedef struct {
-	unsigned int val;
-} kuid_t;
-
-struct cred {
-	kuid_t euid;
-	struct kernel_cap_struct cap_userns;
-} __attribute__((preserve_access_index));
+#include "cred_caps.bpf.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -37,6 +26,6 @@ SEC("lsm/cred_prepare")
 int BPF_PROG(write_other_hook, struct cred *new, const struct cred *old,
 	     unsigned int gfp, int ret)
 {
-	new->cap_userns.cap[0] = 0;
+	cred_userns_lower(new, CAP_SYS_ADMIN);
 	return 0;
 }

@@ -4,21 +4,15 @@
  * created, but without CAP_SYS_ADMIN inside (patch "bpf,lsm: Allow BPF-LSM
  * programs to edit capabilities in userns_create").
  *
- * Only the fields used are declared; CO-RE relocates them against the
- * running kernel's BTF.  On 6.1, kernel_cap_t is two 32-bit words.
+ * Only the fields used are declared (cred_caps.bpf.h); CO-RE relocates
+ * them against the running kernel's BTF.
  */
 #include <linux/bpf.h>
 #include <linux/capability.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-struct kernel_cap_struct {
-	__u32 cap[2];
-} __attribute__((preserve_access_index));
-
-struct cred {
-	struct kernel_cap_struct cap_userns;
-} __attribute__((preserve_access_index));
+#include "cred_caps.bpf.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -30,8 +24,7 @@ int BPF_PROG(drop_sys_admin, struct cred *cred, int ret)
 {
 	if (ret)
 		return ret;
-	cred->cap_userns.cap[CAP_TO_INDEX(CAP_SYS_ADMIN)] &=
-		~CAP_TO_MASK(CAP_SYS_ADMIN);
+	cred_userns_lower(cred, CAP_SYS_ADMIN);
 	__sync_fetch_and_add(&narrowed, 1);
 	return 0;
 }
