@@ -37,6 +37,9 @@ run_config() {
 	case "$1" in
 	unpatched | unpatched-aa | patched-full) capuns-bench ;;
 	patched-restricted) capuns-bench --restrict ;;
+	# the 6.12 series against the same 6.12 build without it
+	unpatched-6.12 | unpatched-6.12-aa | patched-6.12-full) capuns-bench ;;
+	patched-6.12-restricted) capuns-bench --restrict ;;
 	# the BPF backend, detached and attached in the same boot
 	stock-detached) capuns-bpf unload >/dev/null 2>&1; capuns-bench ;;
 	stock-attached) capuns-bpf load >/dev/null && capuns-bench ;;
