@@ -13,13 +13,14 @@
 #include <errno.h>
 
 /*
- * SPEC rule 3, as the backend enforces it: lsm/capable, after cap_capable()
- * granted: a cap granted from the cred's own sets (target = its own
- * namespace) must be in bound; a grant by ownership (target below) stands.
+ * lsm/capable, after cap_capable() granted: the same walk with the sets as
+ * the series sees them (pE & bound in the cred's own namespace) and the
+ * owner grant bounded by pU & mask (rule 11).  The backend's id-map
+ * waiver is cm_map_root()'s rule 11, stated once for both backends.
  */
-bool bpf_lsm_capable(const struct cm_cred *c, int ns, int cap)
+bool bpf_lsm_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
 {
-	return ns != c->ns || cap_in(c->bound, cap);
+	return cap_capable_walk(sys, c, ns, cap, series_view(c, c->pE), true);
 }
 
 /*
@@ -35,17 +36,32 @@ void bpf_record_userns_entry(struct cm_sys *sys, struct cm_cred *c)
 }
 
 /*
- * SPEC rule 10 as the backend states it (docs/rules.md: the trigger):
- * lsm/bprm_creds_from_file, after the capability LSM: the euid changes and
- * pP as the series sees it grows: p'U = X as the series sees it.
+ * lsm/bprm_creds_from_file, after the capability LSM (rule 10 as the
+ * backend states it): the euid changes and pP as the series sees it
+ * grows; then p'U as rule 10 (R10) says, with the backend's strict flag
+ * and X as the series sees it.
  */
 void bpf_bprm_creds_from_file(const struct cm_cred *old, struct cm_cred *new)
 {
-	if (MUTANT(4))
-		return;
 	if (new->euid != old->euid &&
 	    !subset(series_view(new, new->pP), series_view(new, old->pP)))
-		new->pU = series_view(new, new->X);
+		new->pU = series_setuid_exec_userns(new->pU, series_view(new, new->X),
+						    new->uns_strict & CM_BPF_STRICT);
+}
+
+/*
+ * lsm/ptrace_access_check and lsm/ptrace_traceme, after commoncap: rule
+ * 12, then commoncap's subset test again on the sets as the series sees
+ * them (the kernel compared its own full ones).
+ */
+bool bpf_ptrace_access_check(const struct cm_sys *sys, const struct cm_cred *tracer,
+			     const struct cm_cred *tracee, bool fscreds)
+{
+	cm_caps caller = series_view(tracer, fscreds ? tracer->pE : tracer->pP);
+
+	return series_userns_may_control(tracer, tracee) &&
+	       (tracer->ns != tracee->ns ||
+		cap_ptrace_subset(sys, tracer, caller, tracee, series_view(tracee, tracee->pP)));
 }
 
 /*

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * capmodel: an executable reference model of task credentials under the
- * capuns series (SPEC.md rules 1-11) on Linux 6.1.
+ * capuns series (SPEC.md rules 1-12) on Linux 6.1.
  *
  * It is an independent statement of the rules, used to check the kernel
  * series and the BPF backend by differential testing.  It is pure C: no
@@ -73,7 +73,7 @@ enum cm_flavour {
 #define CM_BPF_OP_MASK_IS_SET 0x4303
 #define CM_BPF_OP_MASK_LOWER 0x4304
 #define CM_BPF_OP_BOUND_IS_SET 0x4305
-#define CM_BPF_ABI_VERSION 1
+#define CM_BPF_ABI_VERSION 2
 #define CM_BPF_STRICT 0x1
 #define CM_BPF_STRICT_LOCKED 0x2
 
@@ -145,10 +145,19 @@ void cm_cred_init_root(const struct cm_sys *sys, struct cm_cred *c);
 
 /*
  * Capability checks as security_capable() makes them: cap_capable() of 6.1,
- * its owner grant included, then, on CM_BPF, the backend's lsm/capable.
+ * with the owner grant bounded by pU & mask on the series (rule 11), then,
+ * on CM_BPF, the backend's lsm/capable (the same rule on its own sets).
  */
 bool cm_ns_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap);
 bool cm_capable(const struct cm_sys *sys, const struct cm_cred *c, int cap);
+/*
+ * May tracer attach to tracee (ptrace, /proc/PID/mem when fscreds), or may
+ * tracee make tracer its tracer (PTRACE_TRACEME)?  The capability rules
+ * only: commoncap's subset test and rule 12 (ids and dumpability are not
+ * in the model).
+ */
+bool cm_ptrace_attach(const struct cm_sys *sys, const struct cm_cred *tracer,
+		      const struct cm_cred *tracee, bool fscreds);
 bool cm_ns_is_ancestor(const struct cm_sys *sys, int ancestor, int ns);
 
 /* Id mapping of the single-extent maps: kuid <-> id inside ns. */

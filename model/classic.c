@@ -75,20 +75,32 @@ static bool granted_to_owner(const struct cm_sys *sys, const struct cm_cred *c, 
 	return sys->ns[ns].parent == c->ns && sys->ns[ns].owner == c->euid;
 }
 
-/* cap_capable() of 6.1: walk from the target namespace up to the cred's. */
-bool cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
+/*
+ * cap_capable() of 6.1: walk from the target namespace up to the cred's,
+ * where eff decides.  owner_bounded: SPEC rule 11 bounds the owner grant;
+ * when it does not cover cap, the walk goes on up.
+ */
+bool cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap,
+		      cm_caps eff, bool owner_bounded)
 {
 	if (cap < 0 || cap > sys->last_cap)
 		return false;
 	for (;;) {
 		if (ns == c->ns)
-			return cap_in(c->pE, cap);
+			return cap_in(eff, cap);
 		if (sys->ns[ns].level <= sys->ns[c->ns].level)
 			return false;
-		if (granted_to_owner(sys, c, ns))
+		if (granted_to_owner(sys, c, ns) &&
+		    (!owner_bounded || series_owner_may_use(sys, c, cap)))
 			return true;
 		ns = sys->ns[ns].parent;
 	}
+}
+
+/* cap_capable() of the running kernel: the series bounds the owner (rule 11). */
+bool cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
+{
+	return cap_capable_walk(sys, c, ns, cap, c->pE, is_series_kernel(sys));
 }
 
 /* security_capable(): the capability LSM, then (stock kernel) the BPF backend. */
@@ -96,7 +108,7 @@ bool cm_ns_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, in
 {
 	if (!cap_capable(sys, c, ns, cap))
 		return false;
-	return !is_bpf_backend(sys) || bpf_lsm_capable(c, ns, cap);
+	return !is_bpf_backend(sys) || bpf_lsm_capable(sys, c, ns, cap);
 }
 
 bool cm_capable(const struct cm_sys *sys, const struct cm_cred *c, int cap)
@@ -118,6 +130,37 @@ static bool setpcap_uncapped(const struct cm_sys *sys, const struct cm_cred *c)
 static bool setpcap_in_own_ns(const struct cm_sys *sys, const struct cm_cred *c)
 {
 	return cm_ns_capable(sys, c, c->ns, CAP_SETPCAP);
+}
+
+/* ---- ptrace: cap_ptrace_access_check(), cap_ptrace_traceme() --------- */
+
+/*
+ * commoncap's permitted-subset test: in one namespace, the tracee's pP
+ * within the tracer's caller set (pP, or pE for PTRACE_MODE_FSCREDS), else
+ * CAP_SYS_PTRACE over the tracee's namespace (every LSM has a say).
+ */
+bool cap_ptrace_subset(const struct cm_sys *sys, const struct cm_cred *tracer, cm_caps caller,
+		       const struct cm_cred *tracee, cm_caps tracee_pP)
+{
+	return (tracer->ns == tracee->ns && subset(tracee_pP, caller)) ||
+	       cm_ns_capable(sys, tracer, tracee->ns, CAP_SYS_PTRACE);
+}
+
+/*
+ * The capability side of a ptrace attach (PTRACE_ATTACH, /proc/PID/mem with
+ * fscreds: PTRACE_MODE_ATTACH_FSCREDS) and of PTRACE_TRACEME (tracer: the
+ * parent), past the uid and dumpability checks of __ptrace_may_access(),
+ * which the model does not hold (no Yama either).  The series adds rule 12;
+ * on a stock kernel the BPF backend's lsm/ptrace_access_check decides after.
+ */
+bool cm_ptrace_attach(const struct cm_sys *sys, const struct cm_cred *tracer,
+		      const struct cm_cred *tracee, bool fscreds)
+{
+	if (is_series_kernel(sys) && !series_userns_may_control(tracer, tracee))
+		return false;
+	if (!cap_ptrace_subset(sys, tracer, fscreds ? tracer->pE : tracer->pP, tracee, tracee->pP))
+		return false;
+	return !is_bpf_backend(sys) || bpf_ptrace_access_check(sys, tracer, tracee, fscreds);
 }
 
 /* ---- fork ------------------------------------------------------------- */
@@ -398,8 +441,9 @@ int cm_unshare_user(struct cm_sys *sys, struct cm_cred *c)
 /*
  * Writing "deny" to setgroups, then "0 U 1" to uid_map and "0 G 1" to gid_map
  * of namespace ns, by a writer in its parent (U, G: the writer's ids there),
- * the way unprivileged tools do.  map_write() needs CAP_SYS_ADMIN over ns;
- * verify_root_map() needs CAP_SETFCAP in the parent when U is 0;
+ * the way unprivileged tools do.  map_write() needs CAP_SYS_ADMIN over ns
+ * (with the series or the BPF backend, not for the writer's own ids, rule
+ * 11); verify_root_map() needs CAP_SETFCAP in the parent when U is 0;
  * new_idmap_permitted() accepts the owner mapping its own euid/egid, or
  * needs CAP_SETUID/CAP_SETGID in the parent.
  */
@@ -417,7 +461,9 @@ int cm_map_root(struct cm_sys *sys, const struct cm_cred *w, int ns)
 	lower_gid = from_kgid(sys, n->parent, w->gid);
 	if (lower_uid == CM_ID_NONE || lower_gid == CM_ID_NONE)
 		return -EPERM;
-	if (!cm_ns_capable(sys, w, ns, CAP_SYS_ADMIN))
+	/* SPEC rule 11: the self-mapping needs no CAP_SYS_ADMIN over ns. */
+	if (!(has_userns_set(sys) && series_idmap_is_self(n, w)) &&
+	    !cm_ns_capable(sys, w, ns, CAP_SYS_ADMIN))
 		return -EPERM;
 	if (lower_uid == 0 && !cm_ns_capable(sys, w, n->parent, CAP_SETFCAP))
 		return -EPERM;

@@ -19,6 +19,13 @@
  *   4  rule 10 forgotten: setuid-root exec leaves pU as it is
  *   5  rule 2: RAISE does not require the cap in pP without CAP_SETPCAP
  *   6  no owner grant in cap_capable() (the classic one of 6.1)
+ *   7  rule 10 (R10): the strict bit forgotten: pU = X after every
+ *      privilege-gaining setuid-root exec
+ *   8  rule 11 (R11): the owner grant not bounded by pU & mask
+ *   9  rule 11 (R11): no self-mapping waiver: every id map needs
+ *      CAP_SYS_ADMIN over the namespace
+ *  10  rule 12 (R12): ptrace attach without the pU subset test (the
+ *      differential runner has no ptrace: the unit tests catch it)
  */
 #ifndef CAPMODEL_INTERNAL_H
 #define CAPMODEL_INTERNAL_H
@@ -34,6 +41,7 @@
 #define CAP_SETUID 7
 #define CAP_SETPCAP 8
 #define CAP_SYS_MODULE 16
+#define CAP_SYS_PTRACE 19
 #define CAP_SYS_ADMIN 21
 #define CAP_SETFCAP 31
 #define CAP_SYS_CONTROL 41
@@ -86,7 +94,11 @@ static inline cm_caps series_view(const struct cm_cred *c, cm_caps set)
 }
 
 /* ---- classic.c: 6.1 ---------------------------------------------------- */
+bool cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap,
+		      cm_caps eff, bool owner_bounded);
 bool cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap);
+bool cap_ptrace_subset(const struct cm_sys *sys, const struct cm_cred *tracer, cm_caps caller,
+		       const struct cm_cred *tracee, cm_caps tracee_pP);
 void enter_userns_stock(const struct cm_sys *sys, struct cm_cred *c);
 
 /* ---- series.c: the rules of the series --------------------------------- */
@@ -95,11 +107,17 @@ long series_prctl_cap_userns(const struct cm_sys *sys, struct cm_cred *c, uint64
 			     uint64_t cap, uint64_t a4, uint64_t a5);
 cm_caps series_userns_entry_set(const struct cm_sys *sys, const struct cm_cred *c, bool strict);
 void series_enter_userns(const struct cm_sys *sys, struct cm_cred *c);
+cm_caps series_setuid_exec_userns(cm_caps pU, cm_caps x, bool strict);
 void series_exec_setuid_root(const struct cm_cred *old, struct cm_cred *new, uint32_t root_uid);
+bool series_owner_may_use(const struct cm_sys *sys, const struct cm_cred *c, int cap);
+bool series_idmap_is_self(const struct cm_ns *n, const struct cm_cred *writer);
+bool series_userns_may_control(const struct cm_cred *tracer, const struct cm_cred *tracee);
 void series_umh_cred(const struct cm_sys *sys, struct cm_cred *helper);
 
 /* ---- bpf.c: the BPF-LSM backend ---------------------------------------- */
-bool bpf_lsm_capable(const struct cm_cred *c, int ns, int cap);
+bool bpf_lsm_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap);
+bool bpf_ptrace_access_check(const struct cm_sys *sys, const struct cm_cred *tracer,
+			     const struct cm_cred *tracee, bool fscreds);
 void bpf_record_userns_entry(struct cm_sys *sys, struct cm_cred *c);
 void bpf_bprm_creds_from_file(const struct cm_cred *old, struct cm_cred *new);
 long bpf_task_prctl_cap_userns(struct cm_sys *sys, struct cm_cred *c, uint64_t op,

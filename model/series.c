@@ -80,18 +80,60 @@ void series_enter_userns(const struct cm_sys *sys, struct cm_cred *c)
 }
 
 /*
- * SPEC rule 10: a setuid-root exec that gains privilege gets p'U = X, so
- * that a pU lowered by an unprivileged caller cannot break a privileged
- * program.  "Gains privilege" as the series states it: the new euid is
- * root, the old one was not, and pP grew.
+ * SPEC rule 10 (R10): p'U after a setuid-root exec that gains privilege.
+ * The reset to X keeps a pU lowered by an unprivileged caller from
+ * breaking a privileged program; a restriction imposed by privileged code
+ * carries the strict bit (which needs CAP_SETPCAP to set) and survives:
+ * p'U = strict ? pU ∩ X : X.  x is X as the series sees it.
+ */
+cm_caps series_setuid_exec_userns(cm_caps pU, cm_caps x, bool strict)
+{
+	if (MUTANT(4))
+		return pU;
+	return strict && !MUTANT(7) ? pU & x : x;
+}
+
+/*
+ * "Gains privilege" as the series states it: the new euid is root, the old
+ * one was not, and pP grew.
  */
 void series_exec_setuid_root(const struct cm_cred *old, struct cm_cred *new, uint32_t root_uid)
 {
-	if (MUTANT(4))
-		return;
 	if (root_uid != CM_ID_NONE && new->euid == root_uid && old->euid != root_uid &&
 	    !subset(new->pP, old->pP))
-		new->pU = new->X;
+		new->pU = series_setuid_exec_userns(new->pU, new->X,
+						    securebit_set(new, CM_SECURE_USERNS_STRICT_CAPS));
+}
+
+/*
+ * SPEC rule 11 (R11): the owner of a namespace, acting from its parent,
+ * holds a capability over it (and below) only if the cap is in its pU &
+ * the mask: no more than it could hold inside.
+ */
+bool series_owner_may_use(const struct cm_sys *sys, const struct cm_cred *c, int cap)
+{
+	return MUTANT(8) || cap_in(c->pU & sys->mask, cap);
+}
+
+/*
+ * SPEC rule 11 (R11): the id mapping that needs no privilege anyway, one
+ * extent of the writer's own euid (egid, setgroups denied) in a namespace
+ * its euid owns, is written without CAP_SYS_ADMIN over the namespace.  The
+ * model's writers write "0 euid 1" and "0 egid 1" after "deny".
+ */
+bool series_idmap_is_self(const struct cm_ns *n, const struct cm_cred *writer)
+{
+	return !MUTANT(9) && n->owner == writer->euid;
+}
+
+/*
+ * SPEC rule 12 (R12): a tracer may attach to (PTRACE_MODE_ATTACH), or be
+ * asked to trace (PTRACE_TRACEME by), a task only if the task's pU is
+ * within the tracer's.  No CAP_SYS_PTRACE bypass.
+ */
+bool series_userns_may_control(const struct cm_cred *tracer, const struct cm_cred *tracee)
+{
+	return MUTANT(10) || subset(tracee->pU, tracer->pU);
 }
 
 /*

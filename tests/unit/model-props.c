@@ -2,8 +2,10 @@
 /*
  * Property tests of the model over generated sequences (the differential
  * runner's generator): invariants after every step, rule 3 at every entry,
- * failed calls change nothing, pU never grows except by rule 10, and the
- * sequence encoding round-trips.
+ * failed calls change nothing, pU never grows except by rule 10 (and never
+ * under the strict bit), the owner holds nothing its pU lacks (rule 11), no
+ * tracer attaches to a task whose pU holds more (rule 12), and the sequence
+ * encoding round-trips.
  */
 #include <errno.h>
 #include <string.h>
@@ -14,8 +16,9 @@
 
 #define SEQUENCES 20000
 
-static int fails[8];
-static char why[8][512];
+#define NPROPS 9
+static int fails[NPROPS];
+static char why[NPROPS][512];
 
 static void fail(int k, const struct seq *q, int i, const char *what)
 {
@@ -34,6 +37,36 @@ static bool entered(const struct cm_sys *sys, const struct cm_cred *c)
 		       c->securebits == 0;
 	return c->X == c->pU && c->pP == c->pU && c->pE == c->pU && c->pI == 0 && c->pA == 0 &&
 	       c->securebits == 0;
+}
+
+/* Rule 11: over a namespace it owns, nothing beyond pU & mask and its own pE. */
+static void check_owner(const struct seq *q, int i, const struct cm_sys *sys,
+			const struct cm_cred *c)
+{
+	cm_caps allowed = (c->pU & sys->mask) | (c->pE & c->bound);
+
+	for (int n = 1; n < sys->nns; n++) {
+		if (sys->ns[n].parent != c->ns || sys->ns[n].owner != c->euid)
+			continue;
+		for (int cap = 0; cap <= sys->last_cap; cap++)
+			if (!(allowed & CM_BIT(cap)) && cm_ns_capable(sys, c, n, cap))
+				fail(7, q, i, "rule 11: the owner holds a cap beyond pU & mask over its child");
+	}
+}
+
+/* Rule 12: a copy of the task with one cap less in pU never attaches to it. */
+static void check_tracer(const struct seq *q, int i, const struct cm_sys *sys,
+			 const struct cm_cred *c)
+{
+	for (int cap = 0; cap <= sys->last_cap; cap += 7) {
+		struct cm_cred t = *c;
+
+		if (!(c->pU & CM_BIT(cap)))
+			continue;
+		t.pU &= ~CM_BIT(cap);
+		if (cm_ptrace_attach(sys, &t, c, false) || cm_ptrace_attach(sys, &t, c, true))
+			fail(8, q, i, "rule 12: a tracer lacking a cap of the tracee's pU attached");
+	}
 }
 
 static void check_step(const struct seq *q, int i, const struct seq_state *before,
@@ -73,6 +106,11 @@ static void check_step(const struct seq *q, int i, const struct seq_state *befor
 	}
 	if (kind == OP_FORK && memcmp(a, b, sizeof(*a)))
 		fail(5, q, i, "rule 1: fork changed the credentials");
+	if (kind == OP_EXEC_SUID && ret == 0 && (a->pU & ~b->pU) &&
+	    ((b->securebits & CM_SECBIT(CM_SECURE_USERNS_STRICT_CAPS)) || (b->uns_strict & CM_BPF_STRICT)))
+		fail(6, q, i, "rule 10: a setuid-root exec under the strict bit grew pU");
+	check_owner(q, i, &after->sys, a);
+	check_tracer(q, i, &after->sys, a);
 }
 
 /* One flavour's sequences; returns through the globals above. */
@@ -126,8 +164,11 @@ static void run_flavour(enum cm_flavour flavour)
 		"rule 3a/3b bound every entry",
 		"pU grows only by RAISE within X or by rule 10",
 		"rule 1: fork copies",
+		"rule 10: under the strict bit a setuid-root exec never grows pU",
+		"rule 11: the owner holds nothing beyond pU & mask (and its pE) over its children",
+		"rule 12: no attach to a task whose pU holds more",
 	};
-	for (int k = 0; k < 6; k++) {
+	for (int k = 0; k < NPROPS; k++) {
 		if (!tap_ok(fails[k] == 0, "%s: %s", name, names[k]))
 			printf("#   %d failures, first: %s\n", fails[k], why[k]);
 		fails[k] = 0;
