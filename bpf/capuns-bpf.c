@@ -21,8 +21,8 @@
 
 static void usage(FILE *out)
 {
-	fputs("usage: capuns-bpf load [--reload] [--max-creds=N] [--ringbuf=BYTES] [--verbose]\n"
-	      "                       [--btf=FILE]\n"
+	fputs("usage: capuns-bpf load [--reload] [--max-creds=N] [--max-creds-per-uid=N]\n"
+	      "                       [--ringbuf=BYTES] [--verbose] [--btf=FILE]\n"
 	      "       capuns-bpf unload\n"
 	      "       capuns-bpf status [--json]\n"
 	      "       capuns-bpf monitor [--json] [--backlog] [--count=N] [--timeout=SECONDS]\n"
@@ -126,9 +126,14 @@ static void print_status_json(FILE *out, const struct capuns_bpf_status *st)
 		jsonw_string(&w, name);
 	}
 	jsonw_end_array(&w);
+	jsonw_uint_field(&w, "creds_per_uid", st->creds_per_uid);
 	jsonw_uint_field(&w, "denials", st->denials);
 	jsonw_uint_field(&w, "refusals", st->refusals);
+	jsonw_uint_field(&w, "quota_refusals", st->quota_refusals);
 	jsonw_uint_field(&w, "lost_events", st->lost_events);
+	jsonw_uint_field(&w, "limited_events", st->limited_events);
+	jsonw_uint_field(&w, "late_entries", st->late_entries);
+	jsonw_uint_field(&w, "recursion_misses", st->recursion_misses);
 	jsonw_bool_field(&w, "tasks_iterator", st->tasks_iterator);
 	jsonw_end_object(&w);
 	jsonw_end_document(&w);
@@ -144,13 +149,18 @@ static void print_status_text(FILE *out, const struct capuns_bpf_status *st)
 		else
 			fprintf(out, "  %-28s NOT ATTACHED\n", st->hooks[i].section);
 	}
-	fprintf(out, "credentials: %u of %u entries used\n", st->creds_used, st->creds_max);
+	fprintf(out, "credentials: %u of %u entries used, %u per uid\n", st->creds_used,
+		st->creds_max, st->creds_per_uid);
 	fprintf(out, "mask: 0x%" PRIx64 " (", st->mask);
 	print_set_names(out, st->mask, kernel_full_set());
 	fprintf(out, ")\n");
-	fprintf(out, "denials: %llu, refusals: %llu, lost events: %llu\n",
+	fprintf(out, "denials: %llu, refusals: %llu (at a uid's quota: %llu)\n",
 		(unsigned long long)st->denials, (unsigned long long)st->refusals,
-		(unsigned long long)st->lost_events);
+		(unsigned long long)st->quota_refusals);
+	fprintf(out, "events: lost %llu (ring buffer full), rate-limited %llu\n",
+		(unsigned long long)st->lost_events, (unsigned long long)st->limited_events);
+	fprintf(out, "fexit/userns_install: %llu recursion misses, %llu entries applied late\n",
+		(unsigned long long)st->recursion_misses, (unsigned long long)st->late_entries);
 }
 
 /* 0 when loaded with every hook attached, 1 otherwise. */
@@ -201,6 +211,7 @@ static const char *reason_name(__u32 reason)
 	case CAPUNS_BPF_REFUSE_EXEC: return "exec-refused";
 	case CAPUNS_BPF_KILL_SETNS: return "setns-killed";
 	case CAPUNS_BPF_KILL_TRANSFER: return "transfer-killed";
+	case CAPUNS_BPF_DENY_PTRACE: return "ptrace-denied";
 	}
 	return "unknown";
 }
@@ -268,12 +279,13 @@ static int cmd_monitor(struct capuns_bpf_monitor_opts *mon, bool json)
 
 /* ---- command line ------------------------------------------------------- */
 
-enum { OPT_RELOAD = 1, OPT_MAX_CREDS, OPT_RINGBUF, OPT_VERBOSE, OPT_JSON, OPT_BACKLOG,
-       OPT_COUNT, OPT_TIMEOUT, OPT_BTF, OPT_HELP = 'h', OPT_VERSION = 'V' };
+enum { OPT_RELOAD = 1, OPT_MAX_CREDS, OPT_PER_UID, OPT_RINGBUF, OPT_VERBOSE, OPT_JSON,
+       OPT_BACKLOG, OPT_COUNT, OPT_TIMEOUT, OPT_BTF, OPT_HELP = 'h', OPT_VERSION = 'V' };
 
 static const struct option options[] = {
 	{ "reload", no_argument, NULL, OPT_RELOAD },
 	{ "max-creds", required_argument, NULL, OPT_MAX_CREDS },
+	{ "max-creds-per-uid", required_argument, NULL, OPT_PER_UID },
 	{ "ringbuf", required_argument, NULL, OPT_RINGBUF },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -293,7 +305,8 @@ static const struct command {
 	const char *name;
 	unsigned int options;
 } commands[] = {
-	{ "load", OPT_BIT(OPT_RELOAD) | OPT_BIT(OPT_MAX_CREDS) | OPT_BIT(OPT_RINGBUF) |
+	{ "load", OPT_BIT(OPT_RELOAD) | OPT_BIT(OPT_MAX_CREDS) | OPT_BIT(OPT_PER_UID) |
+		  OPT_BIT(OPT_RINGBUF) |
 		  OPT_BIT(OPT_VERBOSE) | OPT_BIT(OPT_BTF) },
 	{ "unload", 0 },
 	{ "status", OPT_BIT(OPT_JSON) },
@@ -361,16 +374,19 @@ int main(int argc, char **argv)
 		case OPT_JSON: json = true; break;
 		case OPT_BACKLOG: mon.backlog = true; break;
 		case OPT_MAX_CREDS:
+		case OPT_PER_UID:
 		case OPT_RINGBUF:
 		case OPT_COUNT:
 		case OPT_TIMEOUT:
 			v = parse_count(optarg, opt == OPT_TIMEOUT ? INT_MAX / 1000 : INT_MAX);
-			if (v < 0 || (opt == OPT_MAX_CREDS && v == 0)) {
+			if (v < 0 || ((opt == OPT_MAX_CREDS || opt == OPT_PER_UID) && v == 0)) {
 				fprintf(stderr, "capuns-bpf: bad number '%s'\n", optarg);
 				return 2;
 			}
 			if (opt == OPT_MAX_CREDS)
 				load.max_creds = v;
+			else if (opt == OPT_PER_UID)
+				load.max_creds_per_uid = v;
 			else if (opt == OPT_RINGBUF)
 				load.ringbuf_bytes = v;
 			else if (opt == OPT_COUNT)

@@ -23,6 +23,8 @@
 struct capuns_bpf_load_opts {
 	/* Entries of the per-credential map; 0: the pinned map's, or 65536. */
 	unsigned max_creds;
+	/* Entries one uid may hold (quota); 0: a quarter of the map. */
+	unsigned max_creds_per_uid;
 	/* Size of the event ring buffer (power of two, >= 4096); 0: default. */
 	unsigned ringbuf_bytes;
 	/* Replace the programs even when the same ABI is already loaded. */
@@ -61,7 +63,13 @@ struct capuns_bpf_status {
 	struct capuns_bpf_hook_status hooks[CAPUNS_BPF_MAX_HOOKS];
 	uint32_t creds_used, creds_max; /* credential map */
 	uint64_t mask;			/* system mask */
+	uint32_t creds_per_uid;		/* per-uid quota */
 	uint64_t denials, refusals, lost_events;
+	uint64_t quota_refusals; /* refusals at a uid's quota (EDQUOT) */
+	uint64_t limited_events; /* events over a uid's rate limit, not sent */
+	uint64_t late_entries;	 /* namespace entries seen only at first use */
+	/* runs of fexit/userns_install skipped by the recursion guard */
+	uint64_t recursion_misses;
 	bool tasks_iterator; /* the task iterator is pinned and readable */
 };
 

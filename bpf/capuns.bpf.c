@@ -7,29 +7,32 @@
  * and a BPF program may not write a struct cred.  So instead of changing
  * X/pP/pE at namespace entry as the series does, the programs record, per
  * credential, the set the series would have put there ("bound") and deny
- * in lsm/capable every capability outside it.  Since each capability check
- * of the kernel goes through security_capable(), that is the complete
- * effect of the series' X = pP = pE = pU' (the kernel's own sets are still
- * intersected: effective rights = kernel set & bound).
+ * in lsm/capable every capability outside it (effective rights = kernel
+ * set & bound).  Most capability checks of the kernel go through
+ * security_capable(); the few that read a credential's sets directly are
+ * enforced in the hook that guards them (ptrace, nice, PSI triggers) or
+ * are harmless, each for a stated reason (bpf/README.md).
  *
  * State (include/capuns-bpf-abi.h):
- *   creds   hash, cred address -> { pU, bound, strict bits }.  No entry
- *           means the default state (everything, no strict bit), so
- *           unrestricted credentials cost one lookup in the hot hooks.
- *           Kept by cred_prepare (copy) and cred_free (delete), like the
- *           series keeps cap_userns in struct cred (rule 1).
+ *   creds   hash, cred address -> { pU, bound, namespace, strict bits,
+ *           charged uid }.  No entry means the default state (everything,
+ *           no strict bit), so unrestricted credentials cost one lookup in
+ *           the hot hooks.  Kept by cred_prepare (copy) and cred_free
+ *           (delete), like the series keeps cap_userns in struct cred
+ *           (rule 1).
+ *   quota   uid -> entries charged to it: one user cannot fill creds.
  *   config  the system mask and counters.
- *   events  ring buffer of denials and refusals.
+ *   events  ring buffer of denials and refusals, rate-limited per uid.
  *   cred_filter (.bss)  per-slot counts of the entries whose key hashes
  *           there: a zero slot proves a credential has no entry, so the
  *           hot hooks skip the hash lookup for most unrestricted ones.
  *
  * Fail closed: when an entry that carries a restriction cannot be created,
- * the operation that would have made it is refused (-ENOMEM): a user
- * namespace is never created unrestricted, a restricted credential is
- * never copied without its restriction.  Two hooks cannot refuse (setns,
- * key session transfer): there the task is killed before it returns to
- * user space.
+ * the operation that would have made it is refused (-ENOMEM, or -EDQUOT
+ * when the uid is at its quota): a user namespace is never created
+ * unrestricted, a restricted credential is never copied without its
+ * restriction.  Two hooks cannot refuse (setns, key session transfer):
+ * there the task is killed before it returns to user space.
  *
  * The LSM programs do not take BPF-LSM's trailing "ret" argument: the
  * trampoline stops at the first program that returns nonzero, so a program
@@ -47,9 +50,25 @@
 #include "capuns-abi.h"
 #include "capuns-bpf-abi.h"
 
+#define CAP_SETGID 6
+#define CAP_SETUID 7
 #define CAP_SETPCAP 8
 #define CAP_SYS_ADMIN 21
+#define CAP_SYS_PTRACE 19
+#define CAP_SYS_NICE 23
+#define CAP_SYS_RESOURCE 24
 #define CAP_OPT_NOAUDIT (1U << 1)
+#define PTRACE_MODE_ATTACH 0x02
+#define PTRACE_MODE_FSCREDS 0x08
+#define FMODE_WRITE 0x2
+#define SUID_DUMP_USER 1
+#define MMF_DUMPABLE_MASK 3
+#define MUTEX_FLAGS 0x07
+#define PROC_SUPER_MAGIC 0x9fa0
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#define NR_SETNS 308 /* x86-64 */
+#define NR_SETNS_IA32 346
+#define X32_SYSCALL_BIT 0x40000000
 #define SIGKILL 9
 /* User namespaces nest 33 below the initial one (create_user_ns: parent level > 32 -> ENOSPC). */
 #define MAX_USERNS_LEVEL 33
@@ -65,6 +84,21 @@ const volatile __u32 cap_last_cap = 40;
  * object's filter never counted: then every check looks the entry up.
  */
 const volatile __u32 filter_valid = 0;
+
+/* Events per second and burst per uid (the rest is counted, not sent). */
+const volatile __u32 events_per_sec = 20;
+const volatile __u32 events_burst = 100;
+
+/*
+ * Addresses of static kernel objects, read by the loader (as root) from
+ * /proc/kallsyms; 0 when missing, which turns off what needs them (the
+ * id-map and setgroups waivers of rule 11, the PSI file check) in the
+ * strict direction.
+ */
+const volatile __u64 ksym_userns_state_mutex = 0; /* held across map_write() */
+const volatile __u64 ksym_proc_setgroups_operations = 0; /* /proc/PID/setgroups */
+const volatile __u64 ksym_psi_fop_poll = 0; /* /proc/pressure/ * */
+const volatile __u64 ksym_cgroup_pressure_poll = 0; /* <cgroup>/ *.pressure */
 
 /*
  * The filter of the credential map: cred_filter[slot(key)] >= number of
@@ -84,6 +118,14 @@ struct {
 	__type(value, struct capuns_bpf_cred);
 } creds SEC(".maps");
 
+/* Entries per charged uid.  Never LRU either: eviction would lose counts. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u32);
+} quota SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -95,6 +137,14 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 256 * 1024);
 } events SEC(".maps");
+
+/* uid -> when its next event is due (rate limit); forgetting one is harmless. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, __u64);
+} event_due SEC(".maps");
 
 static __always_inline __u64 full_set(void)
 {
@@ -116,6 +166,19 @@ static __always_inline struct capuns_bpf_config *get_config(void)
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(&config, &zero);
+}
+
+/* The system mask; without a config, nothing (fail closed). */
+static __always_inline __u64 system_mask(void)
+{
+	struct capuns_bpf_config *cfg = get_config();
+
+	return cfg ? cfg->mask : 0;
+}
+
+static __always_inline void count(__u64 *counter)
+{
+	__sync_fetch_and_add(counter, 1);
 }
 
 /* ---- kernel_cap_t of either layout (CO-RE) ----------------------------- */
@@ -151,6 +214,16 @@ static __always_inline __u64 cap_read(const struct cred *c, enum cred_set which)
 	}
 }
 
+static __always_inline const struct user_namespace *user_ns_of(const struct cred *c)
+{
+	return BPF_CORE_READ(c, user_ns);
+}
+
+static __always_inline __u32 ns_level(const struct user_namespace *ns)
+{
+	return BPF_CORE_READ(ns, level);
+}
+
 /* ---- per-credential state ---------------------------------------------- */
 
 static __always_inline __u64 cred_key(const struct cred *c)
@@ -162,6 +235,8 @@ static __always_inline __u64 cred_key(const struct cred *c)
  * Multiplicative hash: cred addresses are slab objects, strided alike.
  * The verifier allows no arithmetic on a cred pointer but the difference
  * of two pointers, which is a number: hash the offset from a fixed one.
+ * So every cred whose state is looked up is a typed pointer (a hook
+ * argument or a direct field load), never a value read by BPF_CORE_READ.
  */
 static __always_inline __u32 *filter_slot(__u64 key)
 {
@@ -170,7 +245,8 @@ static __always_inline __u32 *filter_slot(__u64 key)
 	return &cred_filter[(off * 0x9e3779b97f4a7c15ULL) >> (64 - FILTER_BITS)];
 }
 
-static __always_inline struct capuns_bpf_cred *cred_state(const struct cred *c)
+/* The entry of c as stored, or NULL (default state). */
+static __always_inline struct capuns_bpf_cred *cred_entry(const struct cred *c)
 {
 	__u64 key = cred_key(c);
 
@@ -180,68 +256,144 @@ static __always_inline struct capuns_bpf_cred *cred_state(const struct cred *c)
 }
 
 /*
- * Store the entry of key.  BPF_NOEXIST fails when there is one; BPF_ANY
- * replaces it (a replacement adds no entry: the count goes back).
+ * The uid an entry of c is charged to: the real uid in the initial
+ * namespace; inside namespaces, the owner of the outermost one (whatever
+ * ids a user maps, the namespaces stay hers), unless root owns it (a
+ * privileged container manager: then the credential's own uid).
  */
-static __always_inline int cred_store(__u64 key, const struct capuns_bpf_cred *v, __u64 flags)
+static __always_inline __u32 quota_uid(const struct cred *c)
+{
+	const struct user_namespace *ns = user_ns_of(c);
+	__u32 uid = BPF_CORE_READ(c, uid.val), owner;
+
+	for (int i = 0; i < MAX_USERNS_LEVEL && ns && ns_level(ns) > 1; i++)
+		ns = BPF_CORE_READ(ns, parent);
+	if (!ns || ns_level(ns) != 1)
+		return uid;
+	owner = BPF_CORE_READ(ns, owner.val);
+	return owner ? owner : uid;
+}
+
+/* Count one more entry for uid: 0, or -EDQUOT at the quota (-ENOMEM: no room). */
+static __always_inline int quota_charge(__u32 uid)
+{
+	struct capuns_bpf_config *cfg = get_config();
+	__u32 zero = 0, *n = bpf_map_lookup_elem(&quota, &uid);
+
+	if (!cfg)
+		return -ENOMEM;
+	if (!n) {
+		bpf_map_update_elem(&quota, &uid, &zero, BPF_NOEXIST);
+		n = bpf_map_lookup_elem(&quota, &uid);
+		if (!n)
+			return -ENOMEM;
+	}
+	if (__sync_fetch_and_add(n, 1) >= cfg->creds_per_uid) {
+		__sync_fetch_and_sub(n, 1);
+		return -EDQUOT;
+	}
+	return 0;
+}
+
+/* One entry less for uid; never below zero (a count lost to a reload would wrap). */
+static __always_inline void quota_uncharge(__u32 uid)
+{
+	__u32 *n = bpf_map_lookup_elem(&quota, &uid), v;
+
+	for (int i = 0; n && i < 8; i++) {
+		v = *(volatile __u32 *)n;
+		if (!v || __sync_val_compare_and_swap(n, v, v - 1) == v)
+			return;
+	}
+}
+
+/* Copy a state, keeping the charge of the destination (the count it holds). */
+static __always_inline void state_assign(struct capuns_bpf_cred *to, const struct capuns_bpf_cred *from)
+{
+	to->userns = from->userns;
+	to->bound = from->bound;
+	to->xset = from->xset;
+	to->flags = from->flags;
+	*(volatile __u64 *)&to->ns = from->ns; /* last: see cred_state() */
+}
+
+/*
+ * Store the entry of key, charged to uid: 0, -EDQUOT or -ENOMEM.
+ * BPF_NOEXIST fails when there is one; BPF_ANY updates it in place (no new
+ * entry, nothing charged).
+ */
+static __always_inline int cred_store(__u64 key, struct capuns_bpf_cred *v, __u32 uid, __u64 flags)
 {
 	__u32 *slot = filter_slot(key);
+	struct capuns_bpf_cred *old;
 	int err;
 
 	__sync_fetch_and_add(slot, 1);
-	err = bpf_map_update_elem(&creds, &key, v, BPF_NOEXIST);
-	if (!err)
-		return 0;
-	if (err == -EEXIST && flags == BPF_ANY)
-		err = bpf_map_update_elem(&creds, &key, v, BPF_ANY);
+	v->charge = uid;
+	err = quota_charge(uid);
+	if (!err) {
+		err = bpf_map_update_elem(&creds, &key, v, BPF_NOEXIST);
+		if (!err)
+			return 0;
+		quota_uncharge(uid);
+	}
+	if (err == -EEXIST && flags == BPF_ANY) {
+		old = bpf_map_lookup_elem(&creds, &key);
+		if (old) {
+			state_assign(old, v);
+			err = 0;
+		}
+	}
 	__sync_fetch_and_sub(slot, 1);
-	return err;
+	return err == -EDQUOT ? err : err ? -ENOMEM : 0;
 }
 
-static __always_inline void cred_forget(__u64 key)
+static __always_inline void cred_forget(__u64 key, __u32 charge)
 {
 	/* Before the helper call: the key it read is no pointer afterwards. */
 	__u32 *slot = filter_slot(key);
 
 	/* Concurrent deletes of one key: only one succeeds and uncounts. */
-	if (!bpf_map_delete_elem(&creds, &key))
+	if (!bpf_map_delete_elem(&creds, &key)) {
+		quota_uncharge(charge);
 		__sync_fetch_and_sub(slot, 1);
+	}
 }
 
-static __always_inline struct capuns_bpf_cred default_state(void)
+static __always_inline struct capuns_bpf_cred default_state(const struct cred *c)
 {
 	struct capuns_bpf_cred d = {
 		.userns = full_set(),
 		.bound = full_set(),
+		.ns = (__u64)(unsigned long)user_ns_of(c),
+		.xset = full_set(),
 	};
 	return d;
 }
 
-/* The entry of c, created in the default state if missing; NULL when full. */
-static __always_inline struct capuns_bpf_cred *cred_state_get_or_create(const struct cred *c)
-{
-	struct capuns_bpf_cred d = default_state();
-	__u64 key = cred_key(c);
-	struct capuns_bpf_cred *s;
-
-	s = cred_state(c);
-	if (s)
-		return s;
-	/* -EEXIST: a thread sharing this cred created it meanwhile. */
-	cred_store(key, &d, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&creds, &key);
-}
-
 /* ---- events ------------------------------------------------------------ */
 
-static __always_inline void count(__u64 *counter)
+/*
+ * Rate limit per charged uid (GCRA): an event is due every 1/rate s, and
+ * up to burst may come early.  Approximate under races; never blocks a
+ * rule, only a report.
+ */
+static __always_inline int event_allowed(const struct cred *c, __u64 now)
 {
-	__sync_fetch_and_add(counter, 1);
-}
+	__u64 interval = 1000000000ULL / (events_per_sec ? events_per_sec : 1);
+	__u32 uid = quota_uid(c);
+	__u64 *due = bpf_map_lookup_elem(&event_due, &uid), next;
 
-static __always_inline __u32 ns_level(const struct user_namespace *ns)
-{
-	return BPF_CORE_READ(ns, level);
+	if (!due) {
+		next = now + interval;
+		bpf_map_update_elem(&event_due, &uid, &next, BPF_ANY);
+		return 1;
+	}
+	next = *due > now ? *due : now;
+	if (next > now + (__u64)events_burst * interval)
+		return 0;
+	*due = next + interval;
+	return 1;
 }
 
 static __always_inline void emit(const struct cred *c, int cap, __u32 target_depth,
@@ -249,8 +401,13 @@ static __always_inline void emit(const struct cred *c, int cap, __u32 target_dep
 {
 	struct capuns_bpf_config *cfg = get_config();
 	struct capuns_bpf_event *ev;
-	__u64 id;
+	__u64 id, now = bpf_ktime_get_ns();
 
+	if (!event_allowed(c, now)) {
+		if (cfg)
+			count(&cfg->limited_events);
+		return;
+	}
 	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
 	if (!ev) {
 		if (cfg)
@@ -258,12 +415,12 @@ static __always_inline void emit(const struct cred *c, int cap, __u32 target_dep
 		return;
 	}
 	id = bpf_get_current_pid_tgid();
-	ev->ts_ns = bpf_ktime_get_ns();
+	ev->ts_ns = now;
 	ev->pid = (__u32)id;
 	ev->tgid = id >> 32;
 	ev->uid = BPF_CORE_READ(c, uid.val);
 	ev->cap = cap;
-	ev->depth = ns_level(BPF_CORE_READ(c, user_ns));
+	ev->depth = ns_level(user_ns_of(c));
 	ev->target_depth = target_depth;
 	ev->reason = reason;
 	ev->err = err;
@@ -271,43 +428,60 @@ static __always_inline void emit(const struct cred *c, int cap, __u32 target_dep
 	bpf_ringbuf_submit(ev, 0);
 }
 
-/* An operation is refused because its state could not be recorded. */
-static __always_inline int refuse(const struct cred *c, enum capuns_bpf_reason reason)
+/* A denial of the rules (not of the backend's resources): counted and reported. */
+static __always_inline int deny(const struct cred *c, int cap, __u32 target_depth,
+				enum capuns_bpf_reason reason, int err, int audit)
 {
 	struct capuns_bpf_config *cfg = get_config();
 
 	if (cfg)
+		count(&cfg->denials);
+	if (audit)
+		emit(c, cap, target_depth, reason, err);
+	return err;
+}
+
+/* An operation is refused because its state could not be recorded. */
+static __always_inline int refuse(const struct cred *c, enum capuns_bpf_reason reason, int err)
+{
+	struct capuns_bpf_config *cfg = get_config();
+
+	if (cfg) {
 		count(&cfg->refusals);
-	emit(c, -1, ns_level(BPF_CORE_READ(c, user_ns)), reason, -ENOMEM);
-	return -ENOMEM;
+		if (err == -EDQUOT)
+			count(&cfg->quota_refusals);
+	}
+	emit(c, -1, ns_level(user_ns_of(c)), reason, err);
+	return err;
 }
 
 /* A hook that cannot refuse: kill the task before it runs user code again. */
-static __always_inline void kill_current(const struct cred *c, enum capuns_bpf_reason reason)
+static __always_inline void kill_current(const struct cred *c, enum capuns_bpf_reason reason, int err)
 {
-	refuse(c, reason);
+	refuse(c, reason, err);
 	bpf_send_signal(SIGKILL);
 }
 
-/* ---- rule 3: credentials enter a user namespace ------------------------ */
+/* ---- SPEC rule 3: credentials enter a user namespace ------------------- */
 
 /*
- * Rule 3 for the credential whose state is s (NULL: default state), whose
- * bounding set before the entry was bset (as the kernel sees it).  strict:
- * pU &= X; mask: pU &= mask; then X = pP = pE = pU ("bound"), securebits
- * reset (the strict bits live here, so they are cleared too).
+ * Rule 3 for the state s (NULL: default state) of a credential whose X as
+ * the series sees it (kernel bset & bound) was x before the entry.
+ * strict: pU &= X; mask: pU &= mask; then X = pP = pE = pU ("bound"),
+ * securebits reset (the strict bits live here, so they are cleared too).
  */
-static __always_inline struct capuns_bpf_cred entered(const struct capuns_bpf_cred *s, __u64 bset)
+static __always_inline struct capuns_bpf_cred entered(const struct capuns_bpf_cred *s, __u64 x,
+						      __u64 ns, const struct cred *c)
 {
-	struct capuns_bpf_cred n = s ? *s : default_state();
-	struct capuns_bpf_config *cfg = get_config();
+	struct capuns_bpf_cred n = s ? *s : default_state(c);
 
 	if (n.flags & CAPUNS_BPF_STRICT)
-		n.userns &= bset & n.bound; /* X as the series sees it */
-	n.userns &= cfg ? cfg->mask : 0; /* no config: fail closed */
+		n.userns &= x;
+	n.userns &= system_mask();
 	n.bound = n.userns;
+	n.xset = n.userns;
 	n.flags = 0;
-	n.reserved = 0;
+	n.ns = ns;
 	return n;
 }
 
@@ -317,25 +491,87 @@ static __always_inline int is_default(const struct capuns_bpf_cred *n)
 }
 
 /*
- * Store the state of a credential that just entered a namespace.  In place
- * when it has an entry (the copy made by cred_prepare: no allocation, cannot
- * fail), else a new entry unless the state is the default one.
+ * Store the state of credential c that just entered (or is entering) the
+ * namespace ns.  In place when it has an entry (the copy made by
+ * cred_prepare: no allocation, cannot fail), else a new entry unless the
+ * state is the default one.  0 or -errno.
  */
-static __always_inline int record_entry(const struct cred *c, struct capuns_bpf_cred *s, __u64 bset)
+static __always_inline int record_entry(const struct cred *c, struct capuns_bpf_cred *s, __u64 x, __u64 ns)
 {
-	struct capuns_bpf_cred n = entered(s, bset);
-	__u64 key = cred_key(c);
+	struct capuns_bpf_cred n = entered(s, x, ns, c);
 
 	if (s) {
-		/* c is still private to the task building it: plain stores. */
-		s->userns = n.userns;
-		s->bound = n.bound;
-		s->flags = 0;
+		/* c is still private to the task building it. */
+		state_assign(s, &n);
 		return 0;
 	}
 	if (is_default(&n))
 		return 0;
-	return cred_store(key, &n, BPF_NOEXIST) ? -ENOMEM : 0;
+	return cred_store(cred_key(c), &n, quota_uid(c), BPF_NOEXIST);
+}
+
+/*
+ * The state of c, after rule 3 for a namespace c entered without the
+ * fexit program below seeing it: tracing programs keep a per-CPU
+ * recursion guard, so under preempt=full a setns on a CPU where another
+ * task was preempted inside that program skips it.  The entry records its
+ * namespace; found in another one, the credential entered it unseen, and
+ * rule 3 applies now, with the X recorded when cred_prepare copied it.
+ * Every reader of a state goes through here, so the skip is never seen.
+ */
+static __always_inline struct capuns_bpf_cred *cred_state(const struct cred *c)
+{
+	struct capuns_bpf_cred *s = cred_entry(c), n;
+	struct capuns_bpf_config *cfg;
+	__u64 ns;
+
+	if (!s)
+		return NULL;
+	ns = (__u64)(unsigned long)user_ns_of(c);
+	if (*(volatile __u64 *)&s->ns == ns)
+		return s;
+	if (!s->ns) {
+		/* Recorded by userns_create before the namespace existed. */
+		*(volatile __u64 *)&s->ns = ns;
+		return s;
+	}
+	n = entered(s, s->xset, ns, c);
+	n.xset = s->xset;
+	state_assign(s, &n); /* idempotent: a racing thread computes the same */
+	cfg = get_config();
+	if (cfg)
+		count(&cfg->late_entries);
+	return s;
+}
+
+/* The state of c, created in the default state if missing; NULL on error (*err). */
+static __always_inline struct capuns_bpf_cred *cred_state_get_or_create(const struct cred *c, int *err)
+{
+	struct capuns_bpf_cred d = default_state(c);
+	__u64 key = cred_key(c);
+	struct capuns_bpf_cred *s;
+
+	s = cred_state(c);
+	if (s)
+		return s;
+	/* -EEXIST: a thread sharing this cred created it meanwhile. */
+	*err = cred_store(key, &d, quota_uid(c), BPF_NOEXIST);
+	s = bpf_map_lookup_elem(&creds, &key);
+	if (s)
+		*err = 0;
+	return s;
+}
+
+static __always_inline __u64 userns_of(const struct capuns_bpf_cred *s)
+{
+	return s ? s->userns : full_set();
+}
+
+/* The sets of the series: the kernel's, cut down to the bound. */
+static __always_inline __u64 series_set(const struct cred *c, const struct capuns_bpf_cred *s,
+					enum cred_set which)
+{
+	return cap_read(c, which) & (s ? s->bound : full_set());
 }
 
 /*
@@ -346,9 +582,10 @@ static __always_inline int record_entry(const struct cred *c, struct capuns_bpf_
 SEC("lsm/userns_create")
 int BPF_PROG(capuns_userns_create, const struct cred *cred)
 {
-	if (record_entry(cred, cred_state(cred), cap_read(cred, SET_BSET)))
-		return refuse(cred, CAPUNS_BPF_REFUSE_USERNS);
-	return 0;
+	struct capuns_bpf_cred *s = cred_state(cred);
+	int err = record_entry(cred, s, series_set(cred, s, SET_BSET), 0);
+
+	return err ? refuse(cred, CAPUNS_BPF_REFUSE_USERNS, err) : 0;
 }
 
 /*
@@ -359,73 +596,104 @@ int BPF_PROG(capuns_userns_create, const struct cred *cred)
  * namespace; it is called through proc_ns_operations.install, so it is
  * never inlined and fexit can attach to it on every kernel with BTF.
  * fexit cannot change the result: when the state cannot be recorded, the
- * task is killed before it returns to user space in the namespace.
+ * task is killed before it returns to user space in the namespace.  When
+ * the program is skipped (recursion guard), cred_state() applies the
+ * rule at the credential's first use.
  */
 SEC("fexit/userns_install")
 int BPF_PROG(capuns_userns_install, struct nsset *nsset, struct ns_common *ns, int ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	const struct cred *old = task->cred; /* not yet committed: the joiner's */
+	struct capuns_bpf_cred *s;
 	struct cred *cred;
+	int err;
 
 	if (ret)
 		return 0;
 	cred = nsset->cred; /* a typed pointer: the filter hashes it (filter_slot) */
 	if (!cred)
 		return 0;
-	if (record_entry(cred, cred_state(cred), cap_read(old, SET_BSET)))
-		kill_current(old, CAPUNS_BPF_KILL_SETNS);
+	s = cred_entry(cred); /* as copied: its recorded namespace is the old one */
+	err = record_entry(cred, s, cap_read(old, SET_BSET) & (s ? s->bound : full_set()),
+			   (__u64)(unsigned long)user_ns_of(cred));
+	if (err)
+		kill_current(old, CAPUNS_BPF_KILL_SETNS, err);
 	return 0;
 }
 
-/* ---- rule 1: pU follows every copy of the credentials ------------------ */
+/* ---- SPEC rule 1: pU follows every copy of the credentials ------------- */
+
+/* Is the current task in setns(2)?  (Its syscall number, any x86 ABI.) */
+static __always_inline int in_setns(void)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	unsigned long nr = BPF_CORE_READ(regs, orig_ax) & ~(unsigned long)X32_SYSCALL_BIT;
+
+	return nr == NR_SETNS || nr == NR_SETNS_IA32;
+}
 
 SEC("lsm/cred_prepare")
 int BPF_PROG(capuns_cred_prepare, struct cred *new, const struct cred *old, unsigned gfp)
 {
-	struct capuns_bpf_cred *s;
-	__u64 key;
+	struct capuns_bpf_cred *s, n;
+	int err;
 
 	s = cred_state(old);
-	if (!s)
-		return 0; /* fast path: default state, nothing to copy */
-	key = cred_key(new);
-	if (cred_store(key, s, BPF_ANY))
-		return refuse(old, CAPUNS_BPF_REFUSE_CRED);
-	return 0;
+	if (!s) {
+		/*
+		 * Fast path: default state, nothing to copy.  But a setns with
+		 * the mask lowered turns a default joiner into a restricted
+		 * one: give it an entry that records its namespace, so that a
+		 * skipped fexit/userns_install is seen (cred_state()).
+		 */
+		if (system_mask() == full_set() || !in_setns())
+			return 0;
+		n = default_state(old);
+	} else {
+		n = *s;
+		if (n.flags & CAPUNS_BPF_STRICT) /* for a late rule 3a: X now */
+			n.xset = cap_read(old, SET_BSET) & n.bound;
+	}
+	err = cred_store(cred_key(new), &n, quota_uid(new), BPF_ANY);
+	return err ? refuse(old, CAPUNS_BPF_REFUSE_CRED, err) : 0;
 }
 
 /*
  * keyctl(KEYCTL_SESSION_TO_PARENT) allocates a blank cred in the child and
  * fills it from the parent's later (cred_transfer, which cannot fail).
- * Reserve the entry here, where failing is allowed; it is rare.
+ * Reserve the entry here, where failing is allowed; it is rare.  The
+ * blank cred has no ids yet: the entry is charged to the caller.
  */
 SEC("lsm/cred_alloc_blank")
 int BPF_PROG(capuns_cred_alloc_blank, struct cred *cred, unsigned gfp)
 {
-	struct capuns_bpf_cred d = default_state();
-	__u64 key = cred_key(cred);
+	const struct cred *cur = bpf_get_current_task_btf()->cred;
+	struct capuns_bpf_cred d = default_state(cur);
+	int err;
 
-	if (cred_store(key, &d, BPF_ANY))
-		return refuse(cred, CAPUNS_BPF_REFUSE_CRED);
-	return 0;
+	d.ns = 0; /* set from the parent's entry by cred_transfer */
+	err = cred_store(cred_key(cred), &d, quota_uid(cur), BPF_ANY);
+	return err ? refuse(cur, CAPUNS_BPF_REFUSE_CRED, err) : 0;
 }
 
 SEC("lsm/cred_transfer")
 int BPF_PROG(capuns_cred_transfer, struct cred *new, const struct cred *old)
 {
 	struct capuns_bpf_cred *from = cred_state(old);
-	struct capuns_bpf_cred *to = cred_state(new);
+	struct capuns_bpf_cred *to = cred_entry(new);
 	__u64 key = cred_key(new);
+	int err;
 
 	if (from && to) {
-		*to = *from;
+		state_assign(to, from);
 	} else if (from) {
 		/* Blank cred allocated before the programs were loaded. */
-		if (cred_store(key, from, BPF_ANY))
-			kill_current(old, CAPUNS_BPF_KILL_TRANSFER);
+		err = cred_store(key, from, quota_uid(old), BPF_ANY);
+		if (err)
+			kill_current(old, CAPUNS_BPF_KILL_TRANSFER, err);
 	} else if (to) {
-		cred_forget(key);
+		cred_forget(key, to->charge);
 	}
 	return 0;
 }
@@ -434,104 +702,307 @@ SEC("lsm/cred_free")
 int BPF_PROG(capuns_cred_free, struct cred *cred)
 {
 	/* Look up first: a delete of a missing key still takes the bucket lock. */
-	if (cred_state(cred))
-		cred_forget(cred_key(cred));
+	struct capuns_bpf_cred *s = cred_entry(cred);
+
+	if (s)
+		cred_forget(cred_key(cred), s->charge);
 	return 0;
 }
 
 /*
- * Rule 10: execve of a setuid program that gains privilege sets p'U = X, so
- * that an unprivileged user who dropped pU cannot break a privileged program
- * that creates namespaces.  "Gains privilege": the effective uid changes and
- * the permitted set (as the series sees it) grows.
+ * SPEC rule 10 (R10): execve of a setuid-root program that gains
+ * privilege: p'U = strict ? pU & X : X.  The reset keeps a user's own
+ * lowering from breaking a privileged program (the "sendmail" problem);
+ * a restriction imposed by privileged code carries the strict bit, which
+ * needs CAP_SETPCAP to set, and survives.  "Gains privilege": the
+ * effective uid changes and the permitted set (as the series sees it)
+ * grows.
  */
 SEC("lsm/bprm_creds_from_file")
 int BPF_PROG(capuns_bprm_creds_from_file, struct linux_binprm *bprm, struct file *file)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	const struct cred *old = task->cred;
-	struct cred *new;
 	struct capuns_bpf_cred *s, n;
-	__u64 bound, gained, key;
+	struct cred *new;
+	__u64 gained, x;
+	int err;
 
 	new = bprm->cred;
 	if (BPF_CORE_READ(new, euid.val) == BPF_CORE_READ(old, euid.val))
 		return 0;
 	s = cred_state(new);
-	bound = s ? s->bound : full_set();
-	gained = cap_read(new, SET_PERMITTED) & bound & ~(cap_read(old, SET_PERMITTED) & bound);
+	gained = series_set(new, s, SET_PERMITTED) & ~series_set(old, s, SET_PERMITTED);
 	if (!gained)
 		return 0;
-	n = s ? *s : default_state();
-	n.userns = cap_read(new, SET_BSET) & bound;
+	n = s ? *s : default_state(new);
+	x = series_set(new, s, SET_BSET);
+	n.userns = n.flags & CAPUNS_BPF_STRICT ? n.userns & x : x;
 	if (s) {
 		s->userns = n.userns;
 		return 0;
 	}
 	if (is_default(&n))
 		return 0;
-	key = cred_key(new);
-	if (cred_store(key, &n, BPF_NOEXIST))
-		return refuse(old, CAPUNS_BPF_REFUSE_EXEC);
-	return 0;
+	err = cred_store(cred_key(new), &n, quota_uid(new), BPF_NOEXIST);
+	return err ? refuse(old, CAPUNS_BPF_REFUSE_EXEC, err) : 0;
 }
 
-/* ---- enforcement ------------------------------------------------------- */
+/* ---- capability checks ------------------------------------------------- */
 
 /*
- * SPEC rule 11, the owner rule of cap_capable(): the owner (euid) of a user
- * namespace, while in that namespace's parent, holds every capability in it
- * and its descendants, whatever the sets of the namespace.  The series does
- * not touch it, so neither does the backend: when target is below the
- * credential's namespace and its ancestor one level below was created by
- * cred's euid, the kernel granted the capability by ownership, not from pE,
- * and the bound of the credential does not apply.
+ * cap_capable() with the series' sets: the user namespace walk from
+ * target up to the credential's own, where pE (kernel pE & bound) decides,
+ * and SPEC rule 11 (R11): the owner (euid) of a namespace acting from its
+ * parent holds a capability over it and its descendants only when the cap
+ * is in its pU & the system mask; otherwise the walk goes on up.
  */
-static __always_inline int granted_by_owner(const struct cred *cred, const struct user_namespace *target)
+static __always_inline int rules_capable(const struct cred *c, const struct capuns_bpf_cred *s,
+					 const struct user_namespace *target, int cap)
 {
-	const struct user_namespace *home = BPF_CORE_READ(cred, user_ns);
-	const struct user_namespace *ns = target;
-	int home_level = BPF_CORE_READ(home, level);
-	__u32 euid = BPF_CORE_READ(cred, euid.val);
+	const struct user_namespace *home = user_ns_of(c), *ns = target, *parent;
+	__u32 home_level = ns_level(home), euid = BPF_CORE_READ(c, euid.val);
+	__u64 bit = cap_bit(cap);
 
-	for (int i = 0; i < MAX_USERNS_LEVEL; i++) {
-		const struct user_namespace *parent;
-
-		if (!ns || ns == home || BPF_CORE_READ(ns, level) <= home_level)
+	for (int i = 0; i <= MAX_USERNS_LEVEL; i++) {
+		if (!ns)
+			return 0;
+		if (ns == home)
+			return !!(series_set(c, s, SET_EFFECTIVE) & bit);
+		if (ns_level(ns) <= home_level)
 			return 0;
 		parent = BPF_CORE_READ(ns, parent);
-		if (parent == home)
-			return BPF_CORE_READ(ns, owner.val) == euid;
+		if (parent == home && BPF_CORE_READ(ns, owner.val) == euid &&
+		    (userns_of(s) & system_mask() & bit))
+			return 1;
 		ns = parent;
 	}
 	return 0;
 }
 
+/* Does the current task hold userns_state_mutex, i.e. is it in map_write()? */
+static __always_inline int in_map_write(void)
+{
+	struct mutex *m = (struct mutex *)ksym_userns_state_mutex;
+
+	return ksym_userns_state_mutex &&
+	       (BPF_CORE_READ(m, owner.counter) & ~(__s64)MUTEX_FLAGS) ==
+	       (__s64)bpf_get_current_task();
+}
+
+/* Is the current task opening /proc/PID/setgroups (proc_setgroups_open())? */
+static __always_inline int opening_setgroups(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct nameidata *nd = task->nameidata;
+
+	return ksym_proc_setgroups_operations && nd &&
+	       (__u64)(unsigned long)BPF_CORE_READ(nd, path.dentry, d_inode, i_fop) ==
+	       ksym_proc_setgroups_operations;
+}
+
+/*
+ * The one CAP_SYS_ADMIN over ns that SPEC rule 11 waives: writing the id
+ * map that new_idmap_permitted() accepts without privilege, or "deny" to
+ * setgroups, by a credential whose euid owns ns, from inside ns or from
+ * its parent.  map_write() asks for CAP_SYS_ADMIN before it parses the
+ * text, so the waiver lets it go on, and then only the single-extent
+ * self-mapping passes: new_idmap_permitted() accepts it itself, and every
+ * other map needs CAP_SETUID/CAP_SETGID over the parent, which
+ * idmap_needs_admin() refuses.  setgroups opened for writing can only
+ * deny ("allow" never changes a namespace).  What the kernel reads is
+ * its own copy: nothing to race.
+ */
+static __always_inline int idmap_waiver(const struct cred *c, const struct user_namespace *ns)
+{
+	const struct user_namespace *home = user_ns_of(c);
+
+	if (BPF_CORE_READ(ns, owner.val) != BPF_CORE_READ(c, euid.val))
+		return 0;
+	if (ns != home && BPF_CORE_READ(ns, parent) != home)
+		return 0;
+	return in_map_write() || opening_setgroups();
+}
+
+/*
+ * In map_write(), CAP_SETUID/CAP_SETGID over the parent of the map's
+ * namespace is asked for a map other than the self-mapping (the owner
+ * writing from the parent: from inside, the kernel refuses it anyway).
+ * Such a map needs CAP_SYS_ADMIN over the namespace: refuse it when the
+ * credential holds that only through the waiver above.
+ */
+static __always_inline int idmap_needs_admin(const struct cred *c, const struct capuns_bpf_cred *s,
+					     const struct user_namespace *ns, int cap)
+{
+	__u64 admin = cap_bit(CAP_SYS_ADMIN);
+
+	return (cap == CAP_SETUID || cap == CAP_SETGID) && ns == user_ns_of(c) &&
+	       !(series_set(c, s, SET_EFFECTIVE) & admin) &&
+	       !(userns_of(s) & system_mask() & admin) && in_map_write();
+}
+
 /*
  * The capability LSM ran first and granted cap (else this program is not
- * called).  Deny it when the kernel granted it from the credential's own
- * sets and cap is outside the set recorded when the credential entered its
- * user namespace: the series would have had it in neither X, pP nor pE.
+ * called).  Deny it when the series would not have: rules_capable() (the
+ * bound and rule 11), with rule 11's waiver for the id maps.
  */
 SEC("lsm/capable")
 int BPF_PROG(capuns_capable, const struct cred *cred, struct user_namespace *ns, int cap,
 	     unsigned int opts)
 {
-	struct capuns_bpf_config *cfg;
-	struct capuns_bpf_cred *s;
+	struct capuns_bpf_cred *s = cred_state(cred);
 
-	s = cred_state(cred);
-	if (!s || cap < 0 || cap > 63 || (s->bound & cap_bit(cap)))
+	if (cap < 0 || cap > 63)
 		return 0;
-	if (granted_by_owner(cred, ns))
+	/* Fast paths: the kernel's answer is the series' own. */
+	if (!s && system_mask() == full_set())
 		return 0;
-	cfg = get_config();
-	if (cfg)
-		count(&cfg->denials);
+	if (s && (s->bound & cap_bit(cap)) && ns == user_ns_of(cred) &&
+	    cap != CAP_SETUID && cap != CAP_SETGID)
+		return 0;
+	if (rules_capable(cred, s, ns, cap) ? !idmap_needs_admin(cred, s, ns, cap)
+					    : cap == CAP_SYS_ADMIN && idmap_waiver(cred, ns))
+		return 0;
 	/* noaudit checks probe (e.g. has_ns_capability_noaudit): no event, as no audit record. */
-	if (!(opts & CAP_OPT_NOAUDIT))
-		emit(cred, cap, ns_level(ns), CAPUNS_BPF_DENY_CAP, -EPERM);
-	return -EPERM;
+	return deny(cred, cap, ns_level(ns), CAPUNS_BPF_DENY_CAP, -EPERM, !(opts & CAP_OPT_NOAUDIT));
+}
+
+/* ---- SPEC rule 12 and commoncap's permitted-subset tests ---------------- */
+
+/*
+ * cap_ptrace_access_check(), cap_ptrace_traceme() and cap_safe_nice()
+ * compare permitted sets themselves, past security_capable(): a stock
+ * kernel compares its own full sets.  Here the series' sets: the tracee's
+ * (target's) pP & bound must be within the tracer's caller set & bound,
+ * else the tracer needs cap over the target's namespace by the rules.
+ */
+static __always_inline int subset_or_capable(const struct cred *tracer, const struct capuns_bpf_cred *ts,
+					     __u64 caller, const struct cred *target,
+					     const struct capuns_bpf_cred *s, int cap)
+{
+	return !(series_set(target, s, SET_PERMITTED) & ~caller) ||
+	       rules_capable(tracer, ts, user_ns_of(target), cap);
+}
+
+/*
+ * SPEC rule 12 (R12) for an attach (attach) of tracer to tracee, then
+ * commoncap's subset test on the series' sets (PTRACE_MODE_FSCREDS: the
+ * tracer's effective set, else its permitted set; same namespace only, as
+ * commoncap: across namespaces it asked ns_capable(), which lsm/capable
+ * saw).
+ */
+static __always_inline int may_trace(const struct cred *tracer, const struct cred *tracee, int attach,
+				     int fscreds)
+{
+	struct capuns_bpf_cred *ts = cred_state(tracer), *cs = cred_state(tracee);
+
+	if (!ts && !cs)
+		return 0; /* fast path: the kernel's sets are the series' */
+	if (attach && (userns_of(cs) & ~userns_of(ts)))
+		return deny(tracer, -1, ns_level(user_ns_of(tracee)), CAPUNS_BPF_DENY_PTRACE, -EPERM, 1);
+	if (user_ns_of(tracer) == user_ns_of(tracee) &&
+	    !subset_or_capable(tracer, ts, series_set(tracer, ts, fscreds ? SET_EFFECTIVE : SET_PERMITTED),
+			       tracee, cs, CAP_SYS_PTRACE))
+		return deny(tracer, CAP_SYS_PTRACE, ns_level(user_ns_of(tracee)), CAPUNS_BPF_DENY_CAP,
+			    -EPERM, 1);
+	return 0;
+}
+
+/* ptrace attach and every other PTRACE_MODE_ATTACH check: /proc/PID/mem, process_vm_writev... */
+SEC("lsm/ptrace_access_check")
+int BPF_PROG(capuns_ptrace_access_check, struct task_struct *child, unsigned int mode)
+{
+	const struct cred *tracer = bpf_get_current_task_btf()->cred;
+
+	return may_trace(tracer, child->real_cred, mode & PTRACE_MODE_ATTACH,
+			 mode & PTRACE_MODE_FSCREDS);
+}
+
+/* PTRACE_TRACEME: the current task's pU must be within its parent's. */
+SEC("lsm/ptrace_traceme")
+int BPF_PROG(capuns_ptrace_traceme, struct task_struct *parent)
+{
+	const struct cred *child = bpf_get_current_task_btf()->cred;
+
+	return may_trace(parent->real_cred, child, 1, 0);
+}
+
+/* cap_safe_nice(): nice, ioprio and scheduler of another task. */
+static __always_inline int may_nice(struct task_struct *p)
+{
+	const struct cred *cur = bpf_get_current_task_btf()->cred, *pc = p->real_cred;
+	struct capuns_bpf_cred *cs = cred_state(cur), *ps = cred_state(pc);
+
+	if (!cs && !ps)
+		return 0;
+	if (subset_or_capable(cur, cs, series_set(cur, cs, SET_PERMITTED), pc, ps, CAP_SYS_NICE))
+		return 0;
+	return deny(cur, CAP_SYS_NICE, ns_level(user_ns_of(pc)), CAPUNS_BPF_DENY_CAP, -EPERM, 1);
+}
+
+SEC("lsm/task_setnice")
+int BPF_PROG(capuns_task_setnice, struct task_struct *p, int nice)
+{
+	return may_nice(p);
+}
+
+SEC("lsm/task_setioprio")
+int BPF_PROG(capuns_task_setioprio, struct task_struct *p, int ioprio)
+{
+	return may_nice(p);
+}
+
+SEC("lsm/task_setscheduler")
+int BPF_PROG(capuns_task_setscheduler, struct task_struct *p)
+{
+	return may_nice(p);
+}
+
+/* ---- PSI triggers: CAP_SYS_RESOURCE read from the opener's pE ---------- */
+
+/* A PSI pressure file: /proc/pressure/{io,memory,cpu,irq} or a cgroup's *.pressure. */
+static __always_inline int is_pressure_file(struct file *file)
+{
+	struct inode *inode = BPF_CORE_READ(file, f_inode);
+	unsigned long magic = BPF_CORE_READ(inode, i_sb, s_magic);
+	struct proc_inode *pi;
+	struct kernfs_node *kn;
+	struct cftype *cft;
+	__u64 poll;
+
+	if (magic == PROC_SUPER_MAGIC && ksym_psi_fop_poll) {
+		pi = (void *)inode - bpf_core_field_offset(struct proc_inode, vfs_inode);
+		poll = (__u64)(unsigned long)BPF_CORE_READ(pi, pde, proc_ops, proc_poll);
+		return poll == ksym_psi_fop_poll;
+	}
+	if (magic == CGROUP2_SUPER_MAGIC && ksym_cgroup_pressure_poll) {
+		kn = BPF_CORE_READ(file, f_path.dentry, d_fsdata);
+		cft = BPF_CORE_READ(kn, priv);
+		poll = (__u64)(unsigned long)BPF_CORE_READ(cft, poll);
+		return poll == ksym_cgroup_pressure_poll;
+	}
+	return 0;
+}
+
+/*
+ * psi_trigger_create() lets the opener's raw effective set decide whether
+ * a trigger is privileged (any window, a real-time poller).  In a
+ * namespace whose bound lacks CAP_SYS_RESOURCE the series' pE lacks it
+ * while the kernel's has it: such an opener may not open a pressure file
+ * for writing at all (the series would allow an unprivileged trigger;
+ * the backend cannot change what psi reads, so it refuses more).
+ */
+SEC("lsm/file_open")
+int BPF_PROG(capuns_file_open, struct file *file)
+{
+	const struct cred *c = file->f_cred;
+	struct capuns_bpf_cred *s = cred_state(c);
+	__u64 res = cap_bit(CAP_SYS_RESOURCE);
+
+	if (!s || !(BPF_CORE_READ(file, f_mode) & FMODE_WRITE) || (s->bound & res) ||
+	    !(cap_read(c, SET_EFFECTIVE) & res) || !is_pressure_file(file))
+		return 0;
+	return deny(c, CAP_SYS_RESOURCE, ns_level(user_ns_of(c)), CAPUNS_BPF_DENY_CAP, -EACCES, 1);
 }
 
 /* ---- rule 2: prctl(PR_CAP_USERNS) --------------------------------------- */
@@ -542,13 +1013,6 @@ static __always_inline int answer(__u64 v)
 	if (v > CAPUNS_BPF_RET_MAX)
 		v = CAPUNS_BPF_RET_MAX;
 	return CAPUNS_BPF_RET(v);
-}
-
-/* The sets of the series: the kernel's, cut down to the bound. */
-static __always_inline __u64 series_set(const struct cred *c, const struct capuns_bpf_cred *s,
-					enum cred_set which)
-{
-	return cap_read(c, which) & (s ? s->bound : full_set());
 }
 
 /* cap_is_capped() of the series: CAP_SETPCAP effective in its own namespace. */
@@ -568,10 +1032,11 @@ static __always_inline int may_raise(const struct cred *c, const struct capuns_b
 
 static __always_inline int userns_clear_all(const struct cred *c)
 {
-	struct capuns_bpf_cred *s = cred_state_get_or_create(c);
+	int err = -ENOMEM;
+	struct capuns_bpf_cred *s = cred_state_get_or_create(c, &err);
 
 	if (!s)
-		return -ENOMEM;
+		return err;
 	__sync_fetch_and_and(&s->userns, 0);
 	return answer(0);
 }
@@ -591,12 +1056,13 @@ static __always_inline int userns_raise(const struct cred *c, unsigned long cap)
 static __always_inline int userns_lower(const struct cred *c, unsigned long cap)
 {
 	struct capuns_bpf_cred *s = cred_state(c);
+	int err = -ENOMEM;
 
 	if (s && !(s->userns & cap_bit(cap)))
 		return answer(0);
-	s = cred_state_get_or_create(c);
+	s = cred_state_get_or_create(c, &err);
 	if (!s)
-		return -ENOMEM;
+		return err;
 	__sync_fetch_and_and(&s->userns, ~cap_bit(cap));
 	return answer(0);
 }
@@ -616,6 +1082,7 @@ static __always_inline int strict_set(const struct cred *c, unsigned long bits)
 {
 	struct capuns_bpf_cred *s = cred_state(c);
 	__u32 old = s ? s->flags : 0;
+	int err = -ENOMEM;
 
 	if (bits & ~(unsigned long)(CAPUNS_BPF_STRICT | CAPUNS_BPF_STRICT_LOCKED))
 		return -EPERM;
@@ -626,9 +1093,9 @@ static __always_inline int strict_set(const struct cred *c, unsigned long bits)
 		return -EPERM;
 	if (!s && !bits)
 		return answer(0);
-	s = cred_state_get_or_create(c);
+	s = cred_state_get_or_create(c, &err);
 	if (!s)
-		return -ENOMEM;
+		return err;
 	s->flags = bits;
 	return answer(0);
 }
@@ -638,7 +1105,7 @@ static __always_inline int mask_lower(const struct cred *c, unsigned long cap)
 {
 	struct capuns_bpf_config *cfg = get_config();
 
-	if (ns_level(BPF_CORE_READ(c, user_ns)) != 0 ||
+	if (ns_level(user_ns_of(c)) != 0 ||
 	    !(series_set(c, cred_state(c), SET_EFFECTIVE) & cap_bit(CAP_SYS_ADMIN)))
 		return -EPERM;
 	if (!cfg)
@@ -714,10 +1181,40 @@ int BPF_PROG(capuns_task_prctl, int option, unsigned long arg2, unsigned long ar
 /* ---- /sys/fs/bpf/capuns/tasks ------------------------------------------ */
 
 /*
- * Pinned task iterator, world-readable like /proc/PID/status: one line
- * "tid pU bound strict" (hex sets) per thread visible in the reader's pid
- * namespace, with the tid as the reader sees it.  It serves
- * capuns_get(pid) for other tasks; a process reads its own state by prctl.
+ * May the reader (credentials rc) read task's /proc status when /proc is
+ * mounted with hidepid=invisible?  __ptrace_may_access() in
+ * PTRACE_MODE_READ_FSCREDS, with the series' sets: the reader's fsuid and
+ * fsgid equal every id of the task, and the task is dumpable; or
+ * CAP_SYS_PTRACE over the task by the rules.  Then commoncap's permitted
+ * subset test.
+ */
+static __always_inline int may_read_status(const struct cred *rc, struct task_struct *task,
+					   const struct cred *tc)
+{
+	struct capuns_bpf_cred *rs = cred_state(rc), *ts = cred_state(tc);
+	__u32 uid = BPF_CORE_READ(rc, fsuid.val), gid = BPF_CORE_READ(rc, fsgid.val);
+	struct mm_struct *mm = BPF_CORE_READ(task, mm);
+
+	if (BPF_CORE_READ(tc, uid.val) != uid || BPF_CORE_READ(tc, euid.val) != uid ||
+	    BPF_CORE_READ(tc, suid.val) != uid || BPF_CORE_READ(tc, gid.val) != gid ||
+	    BPF_CORE_READ(tc, egid.val) != gid || BPF_CORE_READ(tc, sgid.val) != gid) {
+		if (!rules_capable(rc, rs, user_ns_of(tc), CAP_SYS_PTRACE))
+			return 0;
+	} else if (mm && (BPF_CORE_READ(mm, flags) & MMF_DUMPABLE_MASK) != SUID_DUMP_USER &&
+		   !rules_capable(rc, rs, BPF_CORE_READ(mm, user_ns), CAP_SYS_PTRACE)) {
+		return 0;
+	}
+	return user_ns_of(rc) != user_ns_of(tc) ||
+	       subset_or_capable(rc, rs, series_set(rc, rs, SET_EFFECTIVE), tc, ts, CAP_SYS_PTRACE);
+}
+
+/*
+ * Pinned task iterator, world-readable: one line "tid pU bound strict"
+ * (hex sets) per thread visible in the reader's pid namespace, with the
+ * tid as the reader sees it, for the threads whose /proc status the
+ * reader could read under hidepid=invisible (its own process always).
+ * It serves capuns_get(pid) for other tasks; a process reads its own
+ * state by prctl.
  */
 SEC("iter/task")
 int capuns_tasks(struct bpf_iter__task *ctx)
@@ -744,6 +1241,8 @@ int capuns_tasks(struct bpf_iter__task *ctx)
 	    bpf_core_read(&tup, sizeof(tup), &tpid->numbers[lvl]) || rup.ns != tup.ns)
 		return 0;
 	c = task->real_cred;
+	if (BPF_CORE_READ(task, tgid) != reader->tgid && !may_read_status(reader->cred, task, c))
+		return 0;
 	s = cred_state(c);
 	d[0] = tup.nr;
 	d[1] = s ? s->userns : full_set();

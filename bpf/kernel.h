@@ -40,9 +40,19 @@ struct user_namespace {
 	kuid_t owner;
 };
 
+typedef struct {
+	__u32 val;
+} kgid_t;
+
 struct cred {
 	kuid_t uid;
+	kgid_t gid;
+	kuid_t suid;
+	kgid_t sgid;
 	kuid_t euid;
+	kgid_t egid;
+	kuid_t fsuid;
+	kgid_t fsgid;
 	unsigned securebits;
 	struct kernel_cap_struct cap_permitted;
 	struct kernel_cap_struct cap_effective;
@@ -69,13 +79,92 @@ struct pid {
 	struct upid numbers[1];
 };
 
+struct mm_struct {
+	unsigned long flags; /* MMF_DUMPABLE_MASK: bits 0-1 */
+	struct user_namespace *user_ns;
+};
+
+struct nameidata;
+
 struct task_struct {
 	int pid;
 	int tgid;
+	struct mm_struct *mm;
 	const struct cred *real_cred;
 	const struct cred *cred;
 	struct pid *thread_pid;
+	struct nameidata *nameidata;
 	char comm[16];
+};
+
+/* x86-64 */
+struct pt_regs {
+	unsigned long orig_ax;
+};
+
+typedef struct {
+	__s64 counter;
+} atomic_long_t;
+
+struct mutex {
+	atomic_long_t owner; /* task pointer | MUTEX_FLAGS */
+};
+
+/* ---- files: the opens the backend looks at (lsm/file_open, setgroups) */
+
+struct super_block {
+	unsigned long s_magic;
+};
+
+struct file_operations;
+
+struct inode {
+	const struct file_operations *i_fop;
+	struct super_block *i_sb;
+};
+
+struct dentry {
+	struct inode *d_inode;
+	void *d_fsdata;
+};
+
+struct vfsmount;
+
+struct path {
+	struct vfsmount *mnt;
+	struct dentry *dentry;
+};
+
+struct nameidata {
+	struct path path;
+};
+
+struct file {
+	struct path f_path;
+	struct inode *f_inode;
+	unsigned int f_mode;
+	const struct cred *f_cred;
+};
+
+struct proc_ops {
+	void *proc_poll;
+};
+
+struct proc_dir_entry {
+	const struct proc_ops *proc_ops;
+};
+
+struct proc_inode {
+	struct proc_dir_entry *pde;
+	struct inode vfs_inode;
+};
+
+struct kernfs_node {
+	void *priv;
+};
+
+struct cftype {
+	void *poll;
 };
 
 struct linux_binprm {
@@ -88,7 +177,6 @@ struct nsset {
 };
 
 struct ns_common;
-struct file;
 struct seq_file;
 
 struct bpf_iter_meta {

@@ -8,7 +8,7 @@
  *   status.c    status and the event stream, as data for the caller
  *
  * Pins (CAPUNS_BPF_PIN_DIR):
- *   creds config events   the maps; reused by every reload
+ *   creds config events quota   the maps; reused by every reload
  *   links/<program>       one BPF link per hook: a program stays attached
  *                         as long as its link is pinned
  *   tasks                 task iterator, world-readable (capuns_get(pid))

@@ -203,6 +203,7 @@ void pins_remove_maps(void)
 	pins_unlink(PIN_DIR "/" CAPUNS_BPF_PIN_CREDS);
 	pins_unlink(PIN_DIR "/" CAPUNS_BPF_PIN_CONFIG);
 	pins_unlink(PIN_DIR "/" CAPUNS_BPF_PIN_EVENTS);
+	pins_unlink(PIN_DIR "/" CAPUNS_BPF_PIN_QUOTA);
 }
 
 int capuns_bpf_unload(void)
@@ -211,6 +212,7 @@ int capuns_bpf_unload(void)
 	static const char *const pins[] = {
 		TASKS_NEW, TASKS_PIN, PIN_DIR "/" CAPUNS_BPF_PIN_CREDS,
 		PIN_DIR "/" CAPUNS_BPF_PIN_CONFIG, PIN_DIR "/" CAPUNS_BPF_PIN_EVENTS,
+		PIN_DIR "/" CAPUNS_BPF_PIN_QUOTA,
 	};
 	int lock, err = 0, e;
 

@@ -69,8 +69,9 @@ static uint64_t kernel_full_set(void)
  */
 static int setup_maps(struct capuns_bpf *skel, const struct capuns_bpf_load_opts *opts, bool *fresh)
 {
-	struct bpf_map *maps[] = { skel->maps.creds, skel->maps.config, skel->maps.events };
-	__u32 pinned;
+	struct bpf_map *maps[] = { skel->maps.creds, skel->maps.config, skel->maps.events,
+				   skel->maps.quota };
+	__u32 pinned, creds;
 	int err;
 
 	*fresh = true;
@@ -93,6 +94,12 @@ static int setup_maps(struct capuns_bpf *skel, const struct capuns_bpf_load_opts
 		if (opts->ringbuf_bytes)
 			bpf_map__set_max_entries(skel->maps.events, opts->ringbuf_bytes);
 	}
+	/* The quota counts one uid's entries: a quarter of the map by default. */
+	creds = bpf_map__max_entries(skel->maps.creds);
+	if (!pins_map_max_entries(CAPUNS_BPF_PIN_QUOTA, &pinned))
+		bpf_map__set_max_entries(skel->maps.quota, pinned);
+	else
+		bpf_map__set_max_entries(skel->maps.quota, creds / 4 ? creds / 4 : 1);
 	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
 		char path[PATH_MAX];
 
@@ -107,12 +114,59 @@ static int setup_maps(struct capuns_bpf *skel, const struct capuns_bpf_load_opts
 	return 0;
 }
 
-/* First load: the mask starts full.  A reload keeps what is there. */
-static int init_config(struct capuns_bpf *skel)
+/*
+ * Addresses of static kernel objects the programs compare pointers with
+ * (the id-map and setgroups waivers of SPEC rule 11, PSI files), read from
+ * /proc/kallsyms, which shows them to root.  A name that is missing,
+ * hidden (address 0) or not unique stays 0: the programs then refuse
+ * more, never less.  The kernel's own copies are what the programs
+ * compare, so nothing here can race.
+ */
+static void set_kernel_symbols(struct capuns_bpf *skel)
+{
+	struct {
+		const char *name;
+		volatile __u64 *addr;
+		int seen;
+	} syms[] = {
+		{ "userns_state_mutex", &skel->rodata->ksym_userns_state_mutex, 0 },
+		{ "proc_setgroups_operations", &skel->rodata->ksym_proc_setgroups_operations, 0 },
+		{ "psi_fop_poll", &skel->rodata->ksym_psi_fop_poll, 0 },
+		{ "cgroup_pressure_poll", &skel->rodata->ksym_cgroup_pressure_poll, 0 },
+	};
+	char line[512], name[256], type;
+	unsigned long long addr;
+	FILE *f = fopen("/proc/kallsyms", "re");
+
+	if (!f) {
+		loader_msg("/proc/kallsyms: %s (id-map waivers and PSI checks off)", strerror(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		/* "ADDRESS TYPE NAME", "\t[module]" after module symbols */
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || strchr(line, '['))
+			continue;
+		for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+			if (!strcmp(name, syms[i].name))
+				*syms[i].addr = syms[i].seen++ ? 0 : addr;
+	}
+	fclose(f);
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+		if (!*syms[i].addr)
+			loader_msg("kernel symbol %s %s: its check refuses", syms[i].name,
+				   syms[i].seen > 1 ? "is not unique" : "not found");
+}
+
+/*
+ * First load: the mask starts full, the quota is set.  A reload keeps
+ * what is there (the programs update the config concurrently: it is
+ * written once, before any of them is attached).
+ */
+static int init_config(struct capuns_bpf *skel, const struct capuns_bpf_load_opts *opts)
 {
 	int fd = bpf_map__fd(skel->maps.config);
+	__u32 zero = 0, creds = bpf_map__max_entries(skel->maps.creds);
 	struct capuns_bpf_config cfg;
-	__u32 zero = 0;
 	int err;
 
 	err = pins_read_config(fd, &cfg);
@@ -126,12 +180,20 @@ static int init_config(struct capuns_bpf *skel)
 				   cfg.abi, CAPUNS_BPF_ABI_VERSION);
 			return -EEXIST;
 		}
+		if (opts->max_creds_per_uid && opts->max_creds_per_uid != cfg.creds_per_uid) {
+			loader_msg("the loaded backend allows %u credentials per uid; changing it "
+				   "needs an unload first", cfg.creds_per_uid);
+			return -EEXIST;
+		}
 		return 0;
 	}
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.mask = kernel_full_set();
 	cfg.abi = CAPUNS_BPF_ABI_VERSION;
 	cfg.initialized = 1;
+	/* One user may fill a quarter of the map, no more. */
+	cfg.creds_per_uid = opts->max_creds_per_uid ? opts->max_creds_per_uid
+						    : (creds / 4 ? creds / 4 : 1);
 	snprintf(cfg.version, sizeof(cfg.version), "%s", CAPUNS_VERSION);
 	if (bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY) < 0) {
 		loader_msg("write config: %s", strerror(errno));
@@ -241,6 +303,7 @@ int capuns_bpf_load(const struct capuns_bpf_load_opts *opts)
 		goto out;
 	}
 	skel->rodata->cap_last_cap = cap_max_bits() - 1;
+	set_kernel_symbols(skel);
 	err = setup_maps(skel, opts, &fresh);
 	if (err)
 		goto out;
@@ -251,7 +314,7 @@ int capuns_bpf_load(const struct capuns_bpf_load_opts *opts)
 		loader_msg("load BPF programs: %s%s", strerror(-err),
 			   opts->verbose ? "" : " (--verbose shows the verifier log)");
 	if (!err)
-		err = init_config(skel);
+		err = init_config(skel, opts);
 	if (!err)
 		err = attach_hooks(skel);
 	if (!err)

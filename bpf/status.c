@@ -55,6 +55,26 @@ static int hooks_status(struct capuns_bpf_status *st)
 	return 0;
 }
 
+/*
+ * How often the recursion guard of the tracing program name (the one
+ * tracing program among the hooks) skipped it: the LSM programs have no
+ * such guard.  Its rule is applied at the credential's first use then
+ * (late_entries); the count says that it happened.
+ */
+static __u64 recursion_misses(const char *name)
+{
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info), id = pins_link_prog_id(name);
+	int fd = id ? bpf_prog_get_fd_by_id(id) : -1;
+
+	if (fd < 0)
+		return 0;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) < 0)
+		info.recursion_misses = 0;
+	close(fd);
+	return info.recursion_misses;
+}
+
 int capuns_bpf_status(struct capuns_bpf_status *st)
 {
 	struct capuns_bpf_config cfg;
@@ -75,6 +95,11 @@ int capuns_bpf_status(struct capuns_bpf_status *st)
 	st->denials = cfg.denials;
 	st->refusals = cfg.refusals;
 	st->lost_events = cfg.lost_events;
+	st->quota_refusals = cfg.quota_refusals;
+	st->limited_events = cfg.limited_events;
+	st->late_entries = cfg.late_entries;
+	st->creds_per_uid = cfg.creds_per_uid;
+	st->recursion_misses = recursion_misses("capuns_userns_install");
 	fd = pins_open_map(CAPUNS_BPF_PIN_CREDS);
 	if (fd >= 0) {
 		count_entries(fd, &st->creds_used);

@@ -43,7 +43,7 @@
 #endif
 
 /* Bumped whenever anything below changes meaning. */
-#define CAPUNS_BPF_ABI_VERSION 1
+#define CAPUNS_BPF_ABI_VERSION 2
 
 /* ---- prctl answer encoding -------------------------------------------- */
 #define CAPUNS_BPF_RET_BASE 4000
@@ -137,8 +137,17 @@ static inline int capuns_bpf_decode(unsigned long op, long rc, int err)
 struct capuns_bpf_cred {
 	__u64 userns; /* pU */
 	__u64 bound; /* set received at user namespace entry (X/pP/pE bound) */
+	/*
+	 * Address of the user namespace this state belongs to.  When the
+	 * credential is found in another one, it entered it unseen (a
+	 * skipped fexit/userns_install) and rule 3 is applied then.  0: not
+	 * yet known (set at userns_create, before the namespace exists).
+	 */
+	__u64 ns;
+	/* X as the series sees it (bset & bound) when copied: rule 3a of a late entry */
+	__u64 xset;
 	__u32 flags; /* CAPUNS_BPF_STRICT* */
-	__u32 reserved;
+	__u32 charge; /* uid whose per-uid quota counts this entry */
 };
 
 /* Single element of the "config" array map (key 0). */
@@ -150,6 +159,11 @@ struct capuns_bpf_config {
 	__u32 abi; /* CAPUNS_BPF_ABI_VERSION of the loaded programs */
 	__u32 initialized; /* set by the loader on first load */
 	char version[32]; /* capuns version of the loader that created the maps */
+	__u64 quota_refusals; /* refusals because a uid reached its quota (EDQUOT) */
+	__u64 limited_events; /* events dropped: the uid's rate limit */
+	__u64 late_entries; /* namespace entries applied late (fexit skipped) */
+	__u32 creds_per_uid; /* quota: credential entries one uid may hold */
+	__u32 reserved;
 };
 
 /* Reasons of an event. */
@@ -166,6 +180,8 @@ enum capuns_bpf_reason {
 	CAPUNS_BPF_KILL_SETNS = 5,
 	/* Credential transfer could not be recorded: task killed. */
 	CAPUNS_BPF_KILL_TRANSFER = 6,
+	/* ptrace access refused: the tracee's pU is not within the tracer's. */
+	CAPUNS_BPF_DENY_PTRACE = 7,
 };
 
 /* Ring buffer record ("events" map). */
@@ -186,6 +202,8 @@ struct capuns_bpf_event {
 #define CAPUNS_BPF_PIN_CREDS "creds"
 #define CAPUNS_BPF_PIN_CONFIG "config"
 #define CAPUNS_BPF_PIN_EVENTS "events"
+/* uid -> number of credential entries charged to it (per-uid quota) */
+#define CAPUNS_BPF_PIN_QUOTA "quota"
 #define CAPUNS_BPF_PIN_LINKS "links"
 /* Task iterator, world-readable: "tid pU bound strict" per visible thread. */
 #define CAPUNS_BPF_PIN_TASKS "tasks"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Blinding the BPF backend's monitor: alice makes denials as fast as she
- * can (sethostname in a user namespace without cap_sys_admin) while no
- * one reads the event ring buffer, then bob makes one.  His event must
+ * can (lo up in a user namespace without cap_net_admin) while no one reads
+ * the event ring buffer, then bob makes one.  His event must
  * still be there for `capuns-bpf monitor --backlog`: a per-uid rate limit
  * keeps one user from filling the ring.
  *
@@ -12,22 +12,25 @@
 
 #define FLOOD 20000
 
-/* uid makes n denials of CAP_SYS_ADMIN (sethostname in a new user+uts ns). */
+/* uid makes n denials of CAP_NET_ADMIN (lo up in a new user+net namespace). */
 static void deny(uid_t uid, int n)
 {
 	pid_t pid = fork();
-	int r;
+	int r, fd;
 
 	if (pid < 0)
 		cannot_run("fork: %s", strerror(errno));
 	if (pid == 0) {
 		become(uid);
-		lower_or_die(CAP_SYS_ADMIN);
-		if (unshare(CLONE_NEWUSER | CLONE_NEWUTS) < 0)
+		lower_or_die(CAP_NET_ADMIN);
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNET) < 0)
 			cannot_run("unshare: %s", strerror(errno));
+		fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			cannot_run("socket: %s", strerror(errno));
 		for (int i = 0; i < n; i++)
-			if (sethostname("x", 1) == 0)
-				escape("sethostname succeeded without cap_sys_admin in pU");
+			if (set_lo_up(fd) == 0)
+				escape("lo up without cap_net_admin in pU");
 		_exit(0);
 	}
 	r = wait_status(pid);

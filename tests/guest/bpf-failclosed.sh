@@ -1,11 +1,13 @@
 #!/usr/bin/bash
-# Fail closed with a shrunken credential map, the system mask, and the
-# denial events of capuns-bpf monitor.
+# Fail closed with a shrunken credential map, the per-uid quota, the
+# system mask, and the denial events of capuns-bpf monitor.
 . /capuns/tests/tap.sh
 . /capuns/bin/bpf-test-lib.sh
 require_stock
 fresh_unload
-capuns-bpf load --max-creds=32 >/dev/null 2>&1 || { not_ok "load with --max-creds=32"; done_testing; }
+# The quota larger than the map: here the map itself fills.
+capuns-bpf load --max-creds=32 --max-creds-per-uid=64 >/dev/null 2>&1 ||
+	{ not_ok "load with --max-creds=32"; done_testing; }
 expect_match "status shows the shrunken map" "$(capuns-bpf status)" "^credentials: [0-9]+ of 32 entries used"
 expect_match "resizing a loaded map is refused" "$(capuns-bpf load --reload --max-creds=64 2>&1)" "unload first"
 
@@ -71,6 +73,28 @@ as_user $UNS lower cap_net_admin -- /usr/bin/unshare -U -r -n /bin/ip link add d
 wait $mon
 expect_match "monitor prints text lines" "$(cat /tmp/mon.out)" \
 	"pid [0-9]+ \(ip\) uid 1000: cap-denied cap_net_admin depth 1 target 1: Operation not permitted"
+
+# The per-uid quota: alice's namespaces stop at 8 entries with EDQUOT (a
+# clear error where the kernel passes it on), bob's still work.
+check "unload" capuns-bpf unload
+capuns-bpf load --max-creds=64 --max-creds-per-uid=8 >/dev/null 2>&1
+expect_match "status shows the quota" "$(capuns-bpf status)" "^credentials: [0-9]+ of 64 entries used, 8 per uid"
+expect_match "changing the quota of a loaded backend is refused" \
+	"$(capuns-bpf load --reload --max-creds-per-uid=9 2>&1)" "unload first"
+$UNS mask-drop cap_sys_rawio
+holders=()
+for i in $(seq 12); do
+	spawn_as_user /usr/bin/unshare -U -r /usr/bin/sleep 120 2>/dev/null
+	holders+=($SPAWNED)
+done
+sleep 2
+expect_match "alice at her quota: unshare fails with EDQUOT" \
+	"$(as_user /usr/bin/unshare -U -r /usr/bin/true 2>&1)" "unshare failed: Disk quota exceeded"
+check "bob is not: his unshare works" /usr/bin/setpriv --reuid=1001 --regid=1001 --clear-groups \
+	--reset-env -- /usr/bin/unshare -U -r /usr/bin/true
+expect_match "status counts the quota refusals" "$(capuns-bpf status)" "at a uid's quota: [1-9]"
+kill "${holders[@]}" 2>/dev/null
+wait "${holders[@]}" 2>/dev/null
 
 check "unload" capuns-bpf unload
 capuns-bpf load >/dev/null 2>&1

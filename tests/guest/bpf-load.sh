@@ -19,15 +19,15 @@ expect_eq "load succeeds" "$rc" 0
 [ $rc = 0 ] || diag "$out"
 status=$(capuns-bpf status); rc=$?
 expect_eq "status exits 0 when loaded" "$rc" 0
-expect_match "status shows the ABI" "$status" "^capuns BPF backend: loaded, ABI 1"
-expect_match "status shows every hook attached" "$status" "^hooks: 9 of 9 attached"
+expect_match "status shows the ABI" "$status" "^capuns BPF backend: loaded, ABI 2"
+expect_match "status shows every hook attached" "$status" "^hooks: 15 of 15 attached"
 for h in lsm/capable lsm/userns_create fexit/userns_install lsm/cred_prepare lsm/cred_free lsm/task_prctl; do
 	expect_match "status lists $h" "$status" "^  $h +prog [0-9]+"
 done
 expect_match "status shows the full mask" "$status" "^mask: 0x1ffffffffff \(all\)"
 expect_match "status shows the map use" "$status" "^credentials: [0-9]+ of 65536 entries used"
 json=$(capuns-bpf status --json)
-expect_match "status --json" "$json" '^\{"loaded":true,"abi":1,.*"creds_max":65536'
+expect_match "status --json" "$json" '^\{"loaded":true,"abi":2,.*"creds_max":65536'
 expect_eq "libcapuns picks the bpf backend" "$($UNS backend)" "bpf"
 
 # The loader has exited: enforcement must hold by the pins alone.

@@ -59,3 +59,12 @@ has_cap() { [ $(( $1 & (1 << $2) )) -ne 0 ]; }
 CAP_NET_ADMIN=12
 CAP_SYS_ADMIN=21
 CAP_SYS_RAWIO=17
+
+# in_bindroot CMD...: run CMD in a mount namespace whose root is a bind
+# mount of /, moved onto / as switch_root does: bwrap's pivot_root(2)
+# refuses the initramfs itself as root.
+in_bindroot() {
+	/usr/bin/unshare -m /bin/sh -c 'mkdir -p /run/bindroot &&
+		/bin/mount -o rbind / /run/bindroot && cd /run/bindroot &&
+		/bin/mount -o move . / && exec /usr/sbin/chroot . "$@"' sh "$@"
+}

@@ -25,6 +25,8 @@ usage_error "--max-creds does not apply to monitor" monitor --max-creds=5
 usage_error "a stray argument" status extra
 usage_error "--max-creds=0" load --max-creds=0
 usage_error "--max-creds=abc" load --max-creds=abc
+usage_error "--max-creds-per-uid=0" load --max-creds-per-uid=0
+usage_error "--max-creds-per-uid does not apply to status" status --max-creds-per-uid=5
 usage_error "--timeout=-1" monitor --timeout=-1
 usage_error "--count=1x" monitor --count=1x
 out=$("$bin" status --json 2>/dev/null); rc=$?
