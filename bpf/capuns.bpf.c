@@ -168,6 +168,19 @@ static __always_inline struct capuns_bpf_config *get_config(void)
 	return bpf_map_lookup_elem(&config, &zero);
 }
 
+/*
+ * 0 while the system mask is known to be full: the hot hooks then skip the
+ * config lookup for credentials in the default state.  Set before the
+ * mask is lowered (mask_lower()); a reloaded object starts with it set
+ * (the loader), since the pinned mask may be lowered already.
+ */
+__u32 mask_lowered;
+
+static __always_inline int mask_is_full(void)
+{
+	return !*(volatile __u32 *)&mask_lowered;
+}
+
 /* The system mask; without a config, nothing (fail closed). */
 static __always_inline __u64 system_mask(void)
 {
@@ -647,7 +660,7 @@ int BPF_PROG(capuns_cred_prepare, struct cred *new, const struct cred *old, unsi
 		 * one: give it an entry that records its namespace, so that a
 		 * skipped fexit/userns_install is seen (cred_state()).
 		 */
-		if (system_mask() == full_set() || !in_setns())
+		if (mask_is_full() || system_mask() == full_set() || !in_setns())
 			return 0;
 		n = default_state(old);
 	} else {
@@ -855,7 +868,7 @@ int BPF_PROG(capuns_capable, const struct cred *cred, struct user_namespace *ns,
 	if (cap < 0 || cap > 63)
 		return 0;
 	/* Fast paths: the kernel's answer is the series' own. */
-	if (!s && system_mask() == full_set())
+	if (!s && (mask_is_full() || system_mask() == full_set()))
 		return 0;
 	if (s && (s->bound & cap_bit(cap)) && ns == user_ns_of(cred) &&
 	    cap != CAP_SETUID && cap != CAP_SETGID)
@@ -1110,6 +1123,7 @@ static __always_inline int mask_lower(const struct cred *c, unsigned long cap)
 		return -EPERM;
 	if (!cfg)
 		return -ENOMEM;
+	*(volatile __u32 *)&mask_lowered = 1; /* before the mask: see mask_is_full() */
 	__sync_fetch_and_and(&cfg->mask, ~cap_bit(cap));
 	return answer(0);
 }

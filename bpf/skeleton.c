@@ -309,6 +309,8 @@ int capuns_bpf_load(const struct capuns_bpf_load_opts *opts)
 		goto out;
 	/* The programs' filter counts entries from an empty map only. */
 	skel->rodata->filter_valid = fresh;
+	/* The pinned mask may be lowered: the programs look it up every time. */
+	skel->bss->mask_lowered = !fresh;
 	err = capuns_bpf__load(skel);
 	if (err)
 		loader_msg("load BPF programs: %s%s", strerror(-err),

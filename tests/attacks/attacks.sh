@@ -101,10 +101,6 @@ ringbuf-flood)
 	attack "event ring buffer flooded by one user" "$A/$name" ;;
 setns-race | setns-skipped)
 	bpf_only
-	prog_misses() {
-		bpftool -j prog show name capuns_userns_install 2>/dev/null |
-			sed -n 's/.*"recursion_misses":\([0-9]*\).*/\1/p'
-	}
 	if [ $name = setns-skipped ]; then
 		# What a skipped program leaves behind, every time: the fexit
 		# link unpinned (the program detached), then a restricted join.
@@ -113,6 +109,8 @@ setns-race | setns-skipped)
 			not_ok "detach fexit/userns_install"
 		else
 			attack "setns with fexit/userns_install skipped" as_user "$A/setns-race" 2 1
+			expect_match "status counts the entries applied late" "$(capuns-bpf status)" \
+				"^fexit/userns_install: [0-9]+ recursion misses, [1-9][0-9]* entries applied late"
 		fi
 	else
 		# preempt=full: the setting of the boot parameter, at run time.
@@ -124,7 +122,7 @@ setns-race | setns-skipped)
 		else
 			diag "preemption: $(cat $pre)"
 			attack "setns racing fexit/userns_install under preempt=full" as_user "$A/setns-race" 20 6
-			diag "recursion misses of fexit/userns_install: $(prog_misses)"
+			diag "$(capuns-bpf status | grep '^fexit/userns_install')"
 			echo "$old" >$pre
 		fi
 	fi ;;

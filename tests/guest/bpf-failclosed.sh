@@ -86,8 +86,14 @@ holders=()
 for i in $(seq 12); do
 	spawn_as_user /usr/bin/unshare -U -r /usr/bin/sleep 120 2>/dev/null
 	holders+=($SPAWNED)
+	# settled: holding its namespace, or refused and gone
+	for _ in $(seq 100); do
+		case $(cat /proc/$SPAWNED/comm 2>/dev/null) in
+		setpriv | unshare) sleep 0.1 ;;
+		*) break ;;
+		esac
+	done
 done
-sleep 2
 expect_match "alice at her quota: unshare fails with EDQUOT" \
 	"$(as_user /usr/bin/unshare -U -r /usr/bin/true 2>&1)" "unshare failed: Disk quota exceeded"
 check "bob is not: his unshare works" /usr/bin/setpriv --reuid=1001 --regid=1001 --clear-groups \

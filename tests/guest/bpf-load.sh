@@ -25,7 +25,11 @@ for h in lsm/capable lsm/userns_create fexit/userns_install lsm/cred_prepare lsm
 	expect_match "status lists $h" "$status" "^  $h +prog [0-9]+"
 done
 expect_match "status shows the full mask" "$status" "^mask: 0x1ffffffffff \(all\)"
-expect_match "status shows the map use" "$status" "^credentials: [0-9]+ of 65536 entries used"
+expect_match "status shows the map use and the quota" "$status" \
+	"^credentials: [0-9]+ of 65536 entries used, 16384 per uid"
+expect_match "status shows the event counters" "$status" "^events: lost [0-9]+ \(ring buffer full\), rate-limited [0-9]+"
+expect_match "status shows the setns program's recursion misses" "$status" \
+	"^fexit/userns_install: [0-9]+ recursion misses, [0-9]+ entries applied late"
 json=$(capuns-bpf status --json)
 expect_match "status --json" "$json" '^\{"loaded":true,"abi":2,.*"creds_max":65536'
 expect_eq "libcapuns picks the bpf backend" "$($UNS backend)" "bpf"
