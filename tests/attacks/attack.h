@@ -169,7 +169,7 @@ static inline int owner_op_on_passed_socket(int cap, int domain, int type, int p
 	pid_t pid;
 
 	lower_or_die(cap);
-	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) < 0)
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		cannot_run("socketpair: %s", strerror(errno));
 	pid = fork();
 	if (pid < 0)
@@ -190,6 +190,7 @@ static inline int owner_op_on_passed_socket(int cap, int domain, int type, int p
 			cannot_run("sendmsg(SCM_RIGHTS): %s", strerror(errno));
 		_exit(0);
 	}
+	close(sv[1]); /* a child that reports and exits ends the wait below */
 	fd = recv_fd(sv[0]);
 	r = wait_status(pid);
 	if (r == ATTACK_ESCAPE || r == ATTACK_CANNOT_RUN)
@@ -238,6 +239,7 @@ static inline int restricted_tracer(int (*access)(pid_t target), const char *wha
 		cannot_run("pipe: %s", strerror(errno));
 	free_task = spawn_target(-1, ready[1]);
 	restricted_task = spawn_target(CAP_NET_ADMIN, ready[1]);
+	close(ready[1]); /* a target dying ends the reads */
 	if (read(ready[0], &c, 1) != 1 || read(ready[0], &c, 1) != 1)
 		cannot_run("targets did not start");
 	r = access(restricted_task);

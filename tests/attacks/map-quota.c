@@ -125,6 +125,7 @@ int main(void)
 		cannot_run("fork: %s", strerror(errno));
 	if (alice == 0)
 		fill(pipefd[1]);
+	close(pipefd[1]); /* alice dying ends the read */
 	if (read(pipefd[0], &f, sizeof(f)) != sizeof(f))
 		cannot_run("alice did not report (status %d)", wait_status(alice));
 	bob = bob_works();

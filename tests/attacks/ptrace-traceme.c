@@ -27,6 +27,8 @@ int main(void)
 			_exit(2);
 		_exit(0);
 	}
+	close(lowered[0]);
+	close(result[1]); /* the child dying ends the read */
 	/* The child keeps the full pU it was forked with. */
 	lower_or_die(CAP_NET_ADMIN);
 	if (write(lowered[1], "l", 1) != 1 || read(result[0], &r, sizeof(r)) != sizeof(r))

@@ -60,9 +60,10 @@ int main(int argc, char **argv)
 
 	if (seconds <= 0 || joiners <= 0)
 		cannot_run("usage: setns-race [SECONDS] [JOINERS]");
-	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) < 0 || pipe(results) < 0)
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 || pipe(results) < 0)
 		cannot_run("socketpair/pipe: %s", strerror(errno));
 	h = holder(sv[1]);
+	close(sv[1]); /* a holder that fails and exits ends the wait */
 	netsock = recv_fd(sv[0]);
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)h);
 	userns = open(path, O_RDONLY | O_CLOEXEC);
@@ -86,6 +87,7 @@ int main(int argc, char **argv)
 			_exit(0);
 		}
 	}
+	close(results[1]); /* a joiner that dies ends the wait */
 	for (int j = 0; j < joiners; j++) {
 		if (read(results[0], n, sizeof(n)) != sizeof(n))
 			cannot_run("a joiner did not report");

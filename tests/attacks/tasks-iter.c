@@ -32,14 +32,14 @@ static bool listed(pid_t tid)
 
 int main(void)
 {
-	int ready[2], verdict[2];
+	int ready[2];
 	pid_t bob, alice;
 	char c;
 	int r;
 
 	if (geteuid())
 		cannot_run("must start as root (plays alice and bob)");
-	if (pipe(ready) < 0 || pipe(verdict) < 0)
+	if (pipe(ready) < 0)
 		cannot_run("pipe: %s", strerror(errno));
 	bob = fork();
 	if (bob < 0)
@@ -52,6 +52,7 @@ int main(void)
 		for (;;)
 			pause();
 	}
+	close(ready[1]); /* bob dying ends the read */
 	if (read(ready[0], &c, 1) != 1)
 		cannot_run("bob did not start");
 	if (!listed(bob) || !listed(1))
