@@ -7,7 +7,8 @@ KERNEL_OBJ     := $(B)/kernel
 KERNEL_GUEST   := $(B)/guest/capuns
 MULTIARCH      := $(shell $(CC) -print-multiarch)
 
-GUEST_FILES += $(KERNEL_GUEST)/tests/kernel-bpf-userns $(KERNEL_GUEST)/kernel/unsctl
+GUEST_FILES += $(KERNEL_GUEST)/tests/kernel-bpf-userns $(KERNEL_GUEST)/kernel/unsctl \
+	       $(KERNEL_GUEST)/kernel/audit-set
 
 # BPF objects: built for the BPF target against installed uapi headers;
 # CO-RE relocates struct cred against the running kernel's BTF.
@@ -19,10 +20,15 @@ $(KERNEL_OBJ)/%.skel.h: $(KERNEL_OBJ)/%.bpf.o
 	bpftool gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
 
 $(KERNEL_GUEST)/tests/kernel-bpf-userns: $(KERNEL_BPF_SRC)/kernel-bpf-userns.c \
-		$(KERNEL_OBJ)/userns_drop.skel.h $(KERNEL_OBJ)/userns_bad.skel.h
+		$(KERNEL_OBJ)/userns_edit.skel.h $(KERNEL_OBJ)/userns_bad.skel.h \
+		$(KERNEL_OBJ)/userns_walk.skel.h $(KERNEL_BPF_SRC)/userns_edit.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -I$(KERNEL_OBJ) $(LDFLAGS) -o $@ $< -lbpf
 
 $(KERNEL_GUEST)/kernel/unsctl: tests/guest/kernel-tools/unsctl.c include/capuns-abi.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) $(LDFLAGS) -o $@ $< -lcap
+
+$(KERNEL_GUEST)/kernel/audit-set: tests/guest/kernel-tools/audit-set.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) $(LDFLAGS) -o $@ $<

@@ -52,6 +52,39 @@ for who in root alice; do
 		"$(run $UNSHARE -r -u sh -c 'hostname capuns-x && hostname')" capuns-x
 done
 
+# --- without CAP_SYS_ADMIN in pU (rule 11): the self-mapping needs no
+# privilege, so "unshare -r" works; mounting inside does not.  bubblewrap
+# creates a mount namespace with its user namespace, which needs
+# CAP_SYS_ADMIN over it: it is refused, and works with another drop.
+in_bindroot() { # bwrap's pivot_root(2) refuses the initramfs as root
+	/usr/bin/unshare -m /bin/sh -c 'mkdir -p /run/bindroot &&
+		/bin/mount -o rbind / /run/bindroot && cd /run/bindroot &&
+		/bin/mount -o move . / && exec /usr/sbin/chroot . "$@"' sh "$@"
+}
+alice_cmd="/usr/bin/setpriv --reuid=$UNPRIV_UID --regid=$UNPRIV_GID --init-groups --reset-env --"
+for who in root alice; do
+	run() { if [ $who = root ]; then "$@"; else as_user "$@"; fi; }
+	expect_eq "$who: unshare -r works without cap_sys_admin in pU (uid 0 inside)" \
+		"$(run $U lower cap_sys_admin -- $UNSHARE -r id -u 2>&1)" 0
+	out=$(run $U lower cap_sys_admin -- $UNSHARE -r /bin/sh -c \
+		'grep ^CapEff: /proc/self/status; /usr/bin/unshare -m /bin/mount -t tmpfs none /tmp && echo MOUNTED' 2>&1)
+	expect_match "$who: ...its sets lack cap_sys_admin" "$out" "CapEff:	$(without $SYS_ADMIN)"
+	expect_match "$who: ...and a mount namespace inside it is refused (EPERM)" \
+		"$out" 'unshare failed: Operation not permitted'
+done
+bwrap_id='/usr/bin/bwrap --unshare-user --uid 0 --gid 0 --bind / / /bin/sh -c'
+out=$(in_bindroot $alice_cmd $U lower cap_net_admin -- $bwrap_id \
+	'id -u; /usr/bin/unshare -rn /usr/sbin/ip link add d0 type dummy || echo REFUSED' 2>&1)
+expect_match "alice: bwrap --unshare-user --uid 0 runs with cap_net_admin dropped" "$out" '^0$'
+expect_match "alice: ...and a netns operation inside it is refused" "$out" REFUSED
+out=$(in_bindroot $alice_cmd $U lower cap_sys_admin -- $bwrap_id 'echo INSIDE' 2>&1)
+expect_match "alice: bwrap with cap_sys_admin dropped is refused (EPERM at clone)" \
+	"$out" 'No permissions to create new namespace'
+case "$out" in
+*INSIDE*) not_ok "alice: ...and never runs its command (it did)" ;;
+*) ok "alice: ...and never runs its command" ;;
+esac
+
 # --- nesting through unshare: dropped at depth 1, absent at 2..8 (rule 4)
 cat >/tmp/kernel-nest.sh <<'NEST'
 #!/bin/sh

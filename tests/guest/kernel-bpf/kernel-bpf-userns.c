@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest test of the series' BPF-LSM patch: a program of ours, attached to
- * lsm/userns_create, removes CAP_SYS_ADMIN from the user namespace set of
- * the creds that a new namespace starts with.  Prints TAP.
+ * Guest test of the series' BPF-LSM patch: programs of ours, attached to
+ * lsm/userns_create, change the user namespace set of the creds that a new
+ * namespace starts with through the kfunc bpf_cred_set_userns_caps().
+ * Prints TAP.
  *
- * On the patched kernel: the program loads, namespaces created by root and
- * by an unprivileged user lack CAP_SYS_ADMIN (capget, PR_CAPBSET_READ and
- * a real operation that needs it), other capabilities stay, and detaching
- * the program restores the old behaviour.  The verifier refuses a write to
- * a non-capability field and a write from another hook.
- * On the unpatched kernel (CAPUNS_TARGET=unpatched) the program must fail
- * to load: struct cred has no cap_userns there.
+ * On the patched kernel: the policy program (remove CAP_SYS_ADMIN) loads;
+ * namespaces created by root and by an unprivileged user lack
+ * CAP_SYS_ADMIN (capget, PR_CAPBSET_READ and a real operation that needs
+ * it) and keep the rest; asking for every capability is clamped to the
+ * creator's set; the kfunc refuses a cred reached by walking pointers (the
+ * creator's committed cred, its parent's) and changes nothing; detaching
+ * restores the old behaviour.  The verifier refuses direct stores into a
+ * struct cred from any hook.
+ * On the unpatched kernel (CAPUNS_TARGET=unpatched) the programs fail to
+ * load: the kernel has no such kfunc.
  */
 #include <errno.h>
 #include <grp.h>
@@ -26,8 +30,12 @@
 #include <linux/capability.h>
 #include <bpf/libbpf.h>
 
-#include "userns_drop.skel.h"
+#include "capuns-abi.h"
+
+#include "userns_edit.h"
+#include "userns_edit.skel.h"
 #include "userns_bad.skel.h"
+#include "userns_walk.skel.h"
 
 #define UNPRIV_UID 1000
 #define UNPRIV_GID 1000
@@ -57,28 +65,32 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 	return vprintf(fmt, ap);
 }
 
-static unsigned long long cap_eff(void)
+static unsigned long long status_field(pid_t pid, const char *field)
 {
-	char line[256];
-	unsigned long long v = 0;
-	FILE *f = fopen("/proc/self/status", "r");
+	char line[256], path[64];
+	unsigned long long v = ~0ULL;
+	size_t n = strlen(field);
+	FILE *f;
 
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
 	if (!f)
-		return 0;
+		return v;
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "CapEff:", 7))
-			v = strtoull(line + 7, NULL, 16);
+		if (!strncmp(line, field, n) && line[n] == ':')
+			v = strtoull(line + n + 1, NULL, 16);
 	fclose(f);
 	return v;
 }
 
 /*
- * Child: create a user namespace and report, as exit status bits, what it
- * holds there.  1: unshare failed, 2: CAP_SYS_ADMIN in the bounding set,
- * 4: CAP_SYS_ADMIN effective, 8: CAP_NET_ADMIN missing, 16: a UTS
- * namespace (needs CAP_SYS_ADMIN) could be created.
+ * Child: create a user namespace (after lowering @lower from pU, unless it
+ * is negative) and report, as exit status bits, what it holds there.
+ * 1: unshare failed, 2: CAP_SYS_ADMIN in the bounding set, 4: CAP_SYS_ADMIN
+ * effective, 8: CAP_NET_ADMIN missing, 16: a UTS namespace (needs
+ * CAP_SYS_ADMIN) could be created, 32: unexpected error.
  */
-static int probe_child(bool unpriv)
+static int probe_child(bool unpriv, int lower)
 {
 	pid_t pid = fork();
 	int status, bits = 0;
@@ -86,16 +98,21 @@ static int probe_child(bool unpriv)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		unsigned long long eff;
+
 		if (unpriv && (setgroups(0, NULL) || setresgid(UNPRIV_GID, UNPRIV_GID, UNPRIV_GID) ||
 			       setresuid(UNPRIV_UID, UNPRIV_UID, UNPRIV_UID)))
 			_exit(64);
+		if (lower >= 0 && prctl(PR_CAP_USERNS, PR_CAP_USERNS_LOWER, lower, 0, 0))
+			_exit(65);
 		if (unshare(CLONE_NEWUSER))
 			_exit(1);
+		eff = status_field(getpid(), "CapEff");
 		if (prctl(PR_CAPBSET_READ, CAP_SYS_ADMIN, 0, 0, 0) != 0)
 			bits |= 2;
-		if (cap_eff() & (1ULL << CAP_SYS_ADMIN))
+		if (eff & (1ULL << CAP_SYS_ADMIN))
 			bits |= 4;
-		if (!(cap_eff() & (1ULL << CAP_NET_ADMIN)))
+		if (!(eff & (1ULL << CAP_NET_ADMIN)))
 			bits |= 8;
 		if (unshare(CLONE_NEWUTS) == 0)
 			bits |= 16;
@@ -111,7 +128,7 @@ static int probe_child(bool unpriv)
 static void check_narrowed(bool unpriv)
 {
 	const char *who = unpriv ? "unprivileged user" : "root";
-	int bits = probe_child(unpriv);
+	int bits = probe_child(unpriv, -1);
 
 	result(bits >= 0 && !(bits & 1), "%s: unshare(CLONE_NEWUSER) succeeds under the policy", who);
 	result(bits >= 0 && !(bits & (2 | 4)),
@@ -124,7 +141,7 @@ static void check_narrowed(bool unpriv)
 
 static void check_restored(void)
 {
-	int bits = probe_child(true);
+	int bits = probe_child(true, -1);
 
 	result(bits == (2 | 4 | 16),
 	       "without the program: namespace holds CAP_SYS_ADMIN again (bits %d)", bits);
@@ -145,46 +162,110 @@ static bool bad_program_refused(const char *name)
 	return refused;
 }
 
+/* The policy program, in each of its modes. */
+static void check_edits(struct userns_edit *skel)
+{
+	int bits;
+
+	skel->bss->mode = EDIT_DROP_SYS_ADMIN;
+	check_narrowed(false);
+	check_narrowed(true);
+	result(skel->bss->last_ret == 0 && skel->bss->runs >= 2,
+	       "the kfunc accepted the hook's cred (ret %d, %llu runs)",
+	       skel->bss->last_ret, (unsigned long long)skel->bss->runs);
+
+	/* Asking for everything gives no more than the creator had. */
+	skel->bss->mode = EDIT_RAISE_ALL;
+	skel->bss->last_ret = 1;
+	bits = probe_child(true, CAP_NET_ADMIN);
+	result(bits == (2 | 4 | 8 | 16) && skel->bss->last_ret == 0,
+	       "a program that raises the set is clamped to the creator's (bits %d, ret %d)",
+	       bits, skel->bss->last_ret);
+	skel->bss->mode = EDIT_NONE;
+}
+
+/*
+ * A cred reached by walking pointers: refused by the kfunc at run time,
+ * or by the verifier at load; in neither case may anything change.
+ */
+static void check_walked(const char *name, bool refused_at_load_ok)
+{
+	struct userns_walk *skel = userns_walk__open();
+	unsigned long long before = status_field(getpid(), "CapUNs");
+	struct bpf_program *prog;
+	int err, bits;
+
+	if (!skel) {
+		result(false, "%s: open the BPF object", name);
+		return;
+	}
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, !strcmp(bpf_program__name(prog), name));
+	err = userns_walk__load(skel);
+	if (err) {
+		result(refused_at_load_ok, "%s: refused at load (%d)", name, err);
+		userns_walk__destroy(skel);
+		return;
+	}
+	err = userns_walk__attach(skel);
+	result(err == 0, "%s: loads and attaches (%d)", name, err);
+	bits = probe_child(false, -1);
+	result(skel->data->last_ret == -EPERM,
+	       "%s: bpf_cred_set_userns_caps() refuses a walked cred (ret %d)",
+	       name, skel->data->last_ret);
+	result(bits == (2 | 4 | 16), "%s: the new namespace is unchanged (bits %d)", name, bits);
+	result(status_field(getpid(), "CapUNs") == before,
+	       "%s: the test's own set is unchanged (%llx)", name,
+	       status_field(getpid(), "CapUNs"));
+	userns_walk__destroy(skel);
+}
+
 int main(void)
 {
 	const char *target = getenv("CAPUNS_TARGET");
+	const char *kernel = getenv("CAPUNS_KERNEL");
 	bool patched = target && !strcmp(target, "patched");
-	struct userns_drop *skel;
+	/* Kernels whose verifier tracks trusted pointers refuse at load. */
+	bool trusted_ptrs = kernel && !strcmp(kernel, "patched-6.12");
+	struct userns_edit *skel;
 	int err;
 
 	libbpf_set_print(print_libbpf);
-	if (!target || (strcmp(target, "patched") && strcmp(target, "unpatched"))) {
+	if (!target || (!patched && strcmp(target, "unpatched"))) {
 		result(false, "CAPUNS_TARGET is patched or unpatched (got %s)", target ? target : "unset");
 		printf("1..%d\n", test_no);
 		return 1;
 	}
 
-	skel = userns_drop__open();
+	skel = userns_edit__open();
 	result(skel != NULL, "open the BPF object");
 	if (!skel) {
 		printf("1..%d\n", test_no);
 		return 1;
 	}
-	err = userns_drop__load(skel);
+	err = userns_edit__load(skel);
 	if (!patched) {
-		result(err != 0, "unpatched: a program writing cred->cap_userns is refused (%d)", err);
-		userns_drop__destroy(skel);
-		result(probe_child(true) == (2 | 4 | 16), "unpatched: namespaces hold CAP_SYS_ADMIN");
+		result(err != 0, "unpatched: a program calling bpf_cred_set_userns_caps() is refused (%d)",
+		       err);
+		userns_edit__destroy(skel);
+		result(probe_child(true, -1) == (2 | 4 | 16), "unpatched: namespaces hold CAP_SYS_ADMIN");
 		printf("1..%d\n", test_no);
 		return failed != 0;
 	}
-	result(err == 0, "patched: program writing cred->cap_userns in userns_create loads (%d)", err);
-	err = err ?: userns_drop__attach(skel);
+	result(err == 0, "patched: program calling bpf_cred_set_userns_caps() loads (%d)", err);
+	err = err ?: userns_edit__attach(skel);
 	result(err == 0, "patched: program attaches to lsm/userns_create (%d)", err);
-	if (!err) {
-		check_narrowed(false);
-		check_narrowed(true);
-		result(skel->bss->narrowed >= 2, "program ran for each namespace (%llu)",
-		       (unsigned long long)skel->bss->narrowed);
-	}
-	userns_drop__destroy(skel);
+	if (!err)
+		check_edits(skel);
+	userns_edit__destroy(skel);
 	check_restored();
 
+	check_walked("walk_current", trusted_ptrs);
+	check_walked("walk_parent", trusted_ptrs);
+	check_restored();
+
+	result(bad_program_refused("write_cap_userns"),
+	       "verifier refuses a direct store into the hook's cred");
 	result(bad_program_refused("write_euid"), "verifier refuses a write to cred->euid");
 	result(bad_program_refused("write_other_hook"),
 	       "verifier refuses a cred write from lsm/cred_prepare");

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Programs the verifier must refuse: BPF-LSM may write the capability sets
- * of the cred handed to userns_create, and nothing else.  The test loads
- * them one at a time and expects each load to fail.
+ * Programs the verifier must refuse: no BPF program may store into a
+ * struct cred, not even the one handed to userns_create (its user
+ * namespace set changes only through bpf_cred_set_userns_caps()).  The
+ * test loads them one at a time and expects each load to fail.
  */
 #include <linux/bpf.h>
 #include <linux/capability.h>
@@ -12,6 +13,14 @@
 #include "cred_caps.bpf.h"
 
 char _license[] SEC("license") = "GPL";
+
+/* The capability field the kfunc is for, written directly. */
+SEC("lsm/userns_create")
+int BPF_PROG(write_cap_userns, struct cred *cred, int ret)
+{
+	cred_userns_lower(cred, CAP_SYS_ADMIN);
+	return 0;
+}
 
 /* Not a capability field: becoming root at namespace creation. */
 SEC("lsm/userns_create")
