@@ -100,8 +100,7 @@ bool cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int ns,
 /* cap_capable() of the running kernel: the series bounds the owner (rule 11). */
 bool cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
 {
-	return cap_capable_walk(sys, c, ns, cap, c->pE,
-				is_series_kernel(sys) && has_revised_rules(sys));
+	return cap_capable_walk(sys, c, ns, cap, c->pE, is_series_kernel(sys));
 }
 
 /* security_capable(): the capability LSM, then (stock kernel) the BPF backend. */
@@ -157,8 +156,7 @@ bool cap_ptrace_subset(const struct cm_sys *sys, const struct cm_cred *tracer, c
 bool cm_ptrace_attach(const struct cm_sys *sys, const struct cm_cred *tracer,
 		      const struct cm_cred *tracee, bool fscreds)
 {
-	if (is_series_kernel(sys) && has_revised_rules(sys) &&
-	    !series_userns_may_control(tracer, tracee))
+	if (is_series_kernel(sys) && !series_userns_may_control(tracer, tracee))
 		return false;
 	if (!cap_ptrace_subset(sys, tracer, fscreds ? tracer->pE : tracer->pP, tracee, tracee->pP))
 		return false;
@@ -252,9 +250,7 @@ int cm_execve(const struct cm_sys *sys, struct cm_cred *c, const struct cm_file 
 	new.securebits &= ~CM_SECBIT(CM_SECURE_KEEP_CAPS);
 	/* pU is kept (rule 1) but for rule 10, the series' or the backend's. */
 	if (is_series_kernel(sys))
-		series_exec_setuid_root(old, &new, root_uid,
-					has_revised_rules(sys) &&
-						securebit_set(&new, CM_SECURE_USERNS_STRICT_CAPS));
+		series_exec_setuid_root(old, &new, root_uid);
 	else if (is_bpf_backend(sys))
 		bpf_bprm_creds_from_file(old, &new);
 	*c = new;
@@ -466,7 +462,7 @@ int cm_map_root(struct cm_sys *sys, const struct cm_cred *w, int ns)
 	if (lower_uid == CM_ID_NONE || lower_gid == CM_ID_NONE)
 		return -EPERM;
 	/* SPEC rule 11: the self-mapping needs no CAP_SYS_ADMIN over ns. */
-	if (!(has_revised_rules(sys) && series_idmap_is_self(n, w)) &&
+	if (!(has_userns_set(sys) && series_idmap_is_self(n, w)) &&
 	    !cm_ns_capable(sys, w, ns, CAP_SYS_ADMIN))
 		return -EPERM;
 	if (lower_uid == 0 && !cm_ns_capable(sys, w, n->parent, CAP_SETFCAP))

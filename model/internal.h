@@ -73,15 +73,6 @@ static inline bool is_bpf_backend(const struct cm_sys *sys)
 	return sys->flavour == CM_BPF;
 }
 
-/*
- * The rules 10-12 as revised (R10-R12): the BPF backend has them; the
- * kernel series on main does not yet (its patches follow).
- */
-static inline bool has_revised_rules(const struct cm_sys *sys)
-{
-	return is_bpf_backend(sys);
-}
-
 /* Either backend enforces the rules of pU. */
 static inline bool has_userns_set(const struct cm_sys *sys)
 {
@@ -117,8 +108,7 @@ long series_prctl_cap_userns(const struct cm_sys *sys, struct cm_cred *c, uint64
 cm_caps series_userns_entry_set(const struct cm_sys *sys, const struct cm_cred *c, bool strict);
 void series_enter_userns(const struct cm_sys *sys, struct cm_cred *c);
 cm_caps series_setuid_exec_userns(cm_caps pU, cm_caps x, bool strict);
-void series_exec_setuid_root(const struct cm_cred *old, struct cm_cred *new, uint32_t root_uid,
-			     bool strict);
+void series_exec_setuid_root(const struct cm_cred *old, struct cm_cred *new, uint32_t root_uid);
 bool series_owner_may_use(const struct cm_sys *sys, const struct cm_cred *c, int cap);
 bool series_idmap_is_self(const struct cm_ns *n, const struct cm_cred *writer);
 bool series_userns_may_control(const struct cm_cred *tracer, const struct cm_cred *tracee);

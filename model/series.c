@@ -97,12 +97,12 @@ cm_caps series_setuid_exec_userns(cm_caps pU, cm_caps x, bool strict)
  * "Gains privilege" as the series states it: the new euid is root, the old
  * one was not, and pP grew.
  */
-void series_exec_setuid_root(const struct cm_cred *old, struct cm_cred *new, uint32_t root_uid,
-			     bool strict)
+void series_exec_setuid_root(const struct cm_cred *old, struct cm_cred *new, uint32_t root_uid)
 {
 	if (root_uid != CM_ID_NONE && new->euid == root_uid && old->euid != root_uid &&
 	    !subset(new->pP, old->pP))
-		new->pU = series_setuid_exec_userns(new->pU, new->X, strict);
+		new->pU = series_setuid_exec_userns(new->pU, new->X,
+						    securebit_set(new, CM_SECURE_USERNS_STRICT_CAPS));
 }
 
 /*

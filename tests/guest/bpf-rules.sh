@@ -73,55 +73,51 @@ expect_eq "without strict: pU keeps what X dropped" \
 expect_eq "securebits reset at entry: strict is clear inside" \
 	"$($UNS strict-set -- /usr/bin/unshare -U -r $UNS strict-get)" 0x0
 
-# Rule 11 as revised (R11): the BPF backend has it; the kernel series on
-# main gets it with its next patches, and then this block runs there too.
-if [ "$backend" = bpf ]; then
-	# Rule 11 (R11): the owner of a namespace, acting from its parent, holds a
-	# capability over it only if the cap is in its pU & the mask.  alice at
-	# depth 1 without cap_sys_admin in pU cannot join the depth-2 namespace she
-	# created (setns needs CAP_SYS_ADMIN there); with it she can.
-	owner_joins() { # [lower CAP]: can alice at depth 1 join her depth-2 namespace?
-		as_user $UNS "$@" -- $UNS unshare user -- /usr/bin/bash -c '
-			/capuns/bin/bpf-uns unshare user -- /usr/bin/sleep 30 & h=$!
-			for i in $(seq 50); do [ "$(cat /proc/$h/comm)" = sleep ] && break; sleep 0.1; done
-			/usr/bin/nsenter --preserve-credentials -t $h -U /usr/bin/true 2>&1; rc=$?
-			kill $h; echo rc=$rc' 2>&1
-	}
-	expect_match "owner rule: an owner without cap_sys_admin in pU cannot join its child" \
-		"$(owner_joins lower cap_sys_admin)" "Operation not permitted"
-	expect_eq "owner rule: with cap_sys_admin in pU it can" "$(owner_joins lower cap_net_admin)" "rc=0"
-	# The one mapping that needs no privilege anyway (the writer's own id, one
-	# extent) is written without CAP_SYS_ADMIN over the namespace, from inside
-	# (unshare -r: setgroups, uid_map, gid_map of itself) and from the owner in
-	# the parent (bpf-uns unshare: a helper child writes them, as newuidmap).
-	expect_eq "unshare -r works without cap_sys_admin in pU" \
-		"$(as_user $UNS lower cap_sys_admin -- /usr/bin/unshare -r /usr/bin/id -u 2>&1)" 0
-	expect_eq "the owner maps its child from the parent without cap_sys_admin in pU" \
-		"$(as_user $UNS lower cap_sys_admin -- $UNS unshare user -- /usr/bin/id -u 2>&1)" 0
-	expect_match "mount inside still fails" \
-		"$(as_user $UNS lower cap_sys_admin -- /usr/bin/unshare -r $UNS mount-tmpfs /tmp 2>&1)" \
-		"mount-tmpfs: Operation not permitted"
-	check_fails "a mount namespace with the user namespace still fails (unshare -rm)" \
-		as_user $UNS lower cap_sys_admin -- /usr/bin/unshare -rm /usr/bin/true
-	bwrap_id() { # [bpf-uns OP...]: alice's bwrap --unshare-user --uid 0 runs id -u
-		in_bindroot /usr/bin/setpriv --reuid=$UNPRIV_UID --regid=$UNPRIV_GID --init-groups --reset-env -- \
-			$UNS "$@" -- /usr/bin/bwrap --unshare-user --uid 0 --bind / / /usr/bin/id -u 2>&1
-	}
-	expect_eq "unprivileged bwrap --unshare-user --uid 0 works" "$(bwrap_id)" 0
-	expect_eq "... with cap_net_admin lowered from pU" "$(bwrap_id lower cap_net_admin)" 0
-	expect_match "... but not without cap_sys_admin (its mount namespace)" "$(bwrap_id lower cap_sys_admin)" \
-		"No permissions to create new namespace"
-	# Any other map still needs CAP_SYS_ADMIN over the namespace: root without
-	# it in pE (bounding set) and pU maps its child's root to uid 1 (EPERM),
-	# then to itself (the self-mapping: allowed).
-	out=$(/usr/bin/setpriv --bounding-set=-sys_admin -- $UNS lower cap_sys_admin -- /usr/bin/bash -c '
-		/usr/bin/unshare -U /usr/bin/sleep 30 & h=$!
+# Rule 11 (R11): the owner of a namespace, acting from its parent, holds a
+# capability over it only if the cap is in its pU & the mask.  alice at
+# depth 1 without cap_sys_admin in pU cannot join the depth-2 namespace she
+# created (setns needs CAP_SYS_ADMIN there); with it she can.
+owner_joins() { # [lower CAP]: can alice at depth 1 join her depth-2 namespace?
+	as_user $UNS "$@" -- $UNS unshare user -- /usr/bin/bash -c '
+		/capuns/bin/bpf-uns unshare user -- /usr/bin/sleep 30 & h=$!
 		for i in $(seq 50); do [ "$(cat /proc/$h/comm)" = sleep ] && break; sleep 0.1; done
-		echo "0 1 1" >/proc/$h/uid_map 2>/dev/null; a=$?
-		echo "0 0 1" >/proc/$h/uid_map 2>/dev/null; b=$?
-		kill $h; echo $a $b' 2>&1)
-	expect_eq "without cap_sys_admin: another map refused, the self-mapping written" "$out" "1 0"
-fi
+		/usr/bin/nsenter --preserve-credentials -t $h -U /usr/bin/true 2>&1; rc=$?
+		kill $h; echo rc=$rc' 2>&1
+}
+expect_match "owner rule: an owner without cap_sys_admin in pU cannot join its child" \
+	"$(owner_joins lower cap_sys_admin)" "Operation not permitted"
+expect_eq "owner rule: with cap_sys_admin in pU it can" "$(owner_joins lower cap_net_admin)" "rc=0"
+# The one mapping that needs no privilege anyway (the writer's own id, one
+# extent) is written without CAP_SYS_ADMIN over the namespace, from inside
+# (unshare -r: setgroups, uid_map, gid_map of itself) and from the owner in
+# the parent (bpf-uns unshare: a helper child writes them, as newuidmap).
+expect_eq "unshare -r works without cap_sys_admin in pU" \
+	"$(as_user $UNS lower cap_sys_admin -- /usr/bin/unshare -r /usr/bin/id -u 2>&1)" 0
+expect_eq "the owner maps its child from the parent without cap_sys_admin in pU" \
+	"$(as_user $UNS lower cap_sys_admin -- $UNS unshare user -- /usr/bin/id -u 2>&1)" 0
+expect_match "mount inside still fails" \
+	"$(as_user $UNS lower cap_sys_admin -- /usr/bin/unshare -r $UNS mount-tmpfs /tmp 2>&1)" \
+	"mount-tmpfs: Operation not permitted"
+check_fails "a mount namespace with the user namespace still fails (unshare -rm)" \
+	as_user $UNS lower cap_sys_admin -- /usr/bin/unshare -rm /usr/bin/true
+bwrap_id() { # [bpf-uns OP...]: alice's bwrap --unshare-user --uid 0 runs id -u
+	in_bindroot /usr/bin/setpriv --reuid=$UNPRIV_UID --regid=$UNPRIV_GID --init-groups --reset-env -- \
+		$UNS "$@" -- /usr/bin/bwrap --unshare-user --uid 0 --bind / / /usr/bin/id -u 2>&1
+}
+expect_eq "unprivileged bwrap --unshare-user --uid 0 works" "$(bwrap_id)" 0
+expect_eq "... with cap_net_admin lowered from pU" "$(bwrap_id lower cap_net_admin)" 0
+expect_match "... but not without cap_sys_admin (its mount namespace)" "$(bwrap_id lower cap_sys_admin)" \
+	"No permissions to create new namespace"
+# Any other map still needs CAP_SYS_ADMIN over the namespace: root without
+# it in pE (bounding set) and pU maps its child's root to uid 1 (EPERM),
+# then to itself (the self-mapping: allowed).
+out=$(/usr/bin/setpriv --bounding-set=-sys_admin -- $UNS lower cap_sys_admin -- /usr/bin/bash -c '
+	/usr/bin/unshare -U /usr/bin/sleep 30 & h=$!
+	for i in $(seq 50); do [ "$(cat /proc/$h/comm)" = sleep ] && break; sleep 0.1; done
+	echo "0 1 1" >/proc/$h/uid_map 2>/dev/null; a=$?
+	echo "0 0 1" >/proc/$h/uid_map 2>/dev/null; b=$?
+	kill $h; echo $a $b' 2>&1)
+expect_eq "without cap_sys_admin: another map refused, the self-mapping written" "$out" "1 0"
 
 # Rule 10: execve of a setuid-root program that gains privilege: p'U = X.
 cp $UNS /tmp/suid-uns && chown root:root /tmp/suid-uns && chmod 4755 /tmp/suid-uns

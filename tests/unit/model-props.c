@@ -106,9 +106,6 @@ static void check_step(const struct seq *q, int i, const struct seq_state *befor
 	}
 	if (kind == OP_FORK && memcmp(a, b, sizeof(*a)))
 		fail(5, q, i, "rule 1: fork changed the credentials");
-	/* The revised rules: the BPF backend has them, the series on main not yet. */
-	if (after->sys.flavour != CM_BPF)
-		return;
 	if (kind == OP_EXEC_SUID && ret == 0 && (a->pU & ~b->pU) &&
 	    ((b->securebits & CM_SECBIT(CM_SECURE_USERNS_STRICT_CAPS)) || (b->uns_strict & CM_BPF_STRICT)))
 		fail(6, q, i, "rule 10: a setuid-root exec under the strict bit grew pU");
@@ -171,8 +168,7 @@ static void run_flavour(enum cm_flavour flavour)
 		"rule 11: the owner holds nothing beyond pU & mask (and its pE) over its children",
 		"rule 12: no attach to a task whose pU holds more",
 	};
-	/* Rules 10-12 as revised: the BPF backend's (the series' on main lacks them yet). */
-	for (int k = 0; k < (flavour == CM_BPF ? NPROPS : 6); k++) {
+	for (int k = 0; k < NPROPS; k++) {
 		if (!tap_ok(fails[k] == 0, "%s: %s", name, names[k]))
 			printf("#   %d failures, first: %s\n", fails[k], why[k]);
 		fails[k] = 0;

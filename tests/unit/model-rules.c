@@ -435,6 +435,21 @@ static void test_exec(void)
 	TAP_EQ(c.euid, 0, "SECURE_NOROOT: setuid still changes euid");
 	TAP_EQ(c.pU, 0, "rule 10: SECURE_NOROOT setuid-root exec gains nothing: pU kept");
 
+	/* Rule 10 (R10): a restriction imposed with the strict bit survives. */
+	c = r;
+	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, NET_RAW, 0, 0);
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x300, 0, 0, 0), 0,
+	       "a login policy: root sets the strict bit, locked");
+	cm_setgid_all(&sys, &c, ALICE);
+	cm_setresuid(&sys, &c, ALICE, ALICE, ALICE);
+	cm_execve(&sys, &c, &plain);
+	TAP_EQ(c.securebits, 0x300, "the strict bits survive setuid and exec");
+	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, SYS_ADMIN, 0, 0);
+	c.X &= ~CM_BIT(RAWIO);
+	cm_execve(&sys, &c, &suid_root);
+	TAP_EQ(c.pU, FULL42 & ~CM_BIT(NET_RAW) & ~CM_BIT(SYS_ADMIN) & ~CM_BIT(RAWIO),
+	       "rule 10 (R10): strict: setuid-root exec gives pU & X (sg, su, sudo keep the policy)");
+
 	/* File capabilities. */
 	c = a;
 	TAP_EQ(cm_execve(&sys, &c, &fcap), 0, "exec of a file with cap_net_raw=ep");
@@ -540,11 +555,53 @@ static void test_namespaces(void)
 	struct cm_cred deeper = hold;
 	cm_prctl(&sys, &deeper, CM_PR_CAP_USERNS, 3, NET_RAW, 0, 0);
 	TAP_EQ(unshare_r(&sys, &deeper), 0,
-	       "nested unshare -r without CAP_SYS_ADMIN: the writer has it by the owner rule");
+	       "rule 11: nested unshare -r without CAP_SYS_ADMIN: the self-mapping needs none");
 	TAP_EQ(deeper.X, FULL42 & ~CM_BIT(SYS_ADMIN) & ~CM_BIT(NET_RAW),
 	       "nested namespace: sets shrink along the chain");
 	tap_ok(cm_ns_capable(&sys, &a, deeper.ns, SYS_ADMIN),
 	       "owner grant: alice (euid owns the chain) has every cap two levels down");
+
+	/* Rule 11 (R11): the owner grant covers pU & mask only. */
+	tap_ok(!cm_ns_capable(&sys, &hold, deeper.ns, SYS_ADMIN),
+	       "rule 11: an owner without CAP_SYS_ADMIN in pU lacks it over its child");
+	struct cm_cred owner = a;
+	cm_prctl(&sys, &owner, CM_PR_CAP_USERNS, 3, NET_RAW, 0, 0);
+	struct cm_cred kid = owner;
+	unshare_r(&sys, &kid);
+	tap_ok(!cm_ns_capable(&sys, &owner, kid.ns, NET_RAW),
+	       "rule 11: an owner whose pU lacks CAP_NET_RAW lacks it over its child (fd passing)");
+	tap_ok(cm_ns_capable(&sys, &owner, kid.ns, SYS_ADMIN), "rule 11: it keeps what pU has");
+	struct cm_cred grandkid = kid;
+	unshare_r(&sys, &grandkid);
+	tap_ok(!cm_ns_capable(&sys, &owner, grandkid.ns, NET_RAW),
+	       "rule 11: ...at every depth");
+	struct cm_cred rootowner = r;
+	cm_prctl(&sys, &rootowner, CM_PR_CAP_USERNS, 3, NET_RAW, 0, 0);
+	kid = rootowner;
+	unshare_r(&sys, &kid);
+	tap_ok(cm_ns_capable(&sys, &rootowner, kid.ns, NET_RAW),
+	       "rule 11: root still has it over the child from its own pE (the walk goes on up)");
+	struct cm_cred noadmin = a;
+	cm_prctl(&sys, &noadmin, CM_PR_CAP_USERNS, 3, SYS_ADMIN, 0, 0);
+	kid = noadmin;
+	TAP_EQ(unshare_r(&sys, &kid), 0, "rule 11: unshare -r works without CAP_SYS_ADMIN in pU");
+	struct cm_cred alien = r;
+	cm_capset(&sys, &alien, FULL42 & ~CM_BIT(SYS_ADMIN), FULL42, 0);
+	kid = noadmin;
+	cm_unshare_user(&sys, &kid);
+	TAP_EQ(cm_map_root(&sys, &alien, kid.ns), -EPERM,
+	       "rule 11: any other map still needs CAP_SYS_ADMIN over the namespace");
+	kid = noadmin;
+	cm_unshare_user(&sys, &kid);
+	TAP_EQ(cm_setns_user(&sys, &noadmin, kid.ns), -EPERM,
+	       "rule 11: an owner without CAP_SYS_ADMIN in pU cannot join its child");
+	struct cm_cred masked = a;
+	struct cm_sys msys = sys;
+	cm_mask_write(&msys, &r, FULL42 & ~CM_BIT(NET_RAW));
+	kid = masked;
+	unshare_r(&msys, &kid);
+	tap_ok(!cm_ns_capable(&msys, &masked, kid.ns, NET_RAW),
+	       "rule 11: the mask bounds the owner too");
 
 	c = b;
 	TAP_EQ(cm_setns_user(&sys, &c, ns), -EPERM, "setns by bob into alice's namespace: EPERM");
@@ -739,6 +796,37 @@ static void test_bpf_backend(void)
 	       "bpf: one namespace, the tracee's pP & bound beyond the tracer's, no CAP_SYS_PTRACE: refused");
 }
 
+/* Rule 12 (R12) and commoncap's subset test on the patched kernel. */
+static void test_ptrace(void)
+{
+	struct cm_sys sys;
+	struct cm_cred r, a, t, in, out;
+
+	cm_sys_init(&sys, CM_PATCHED);
+	cm_cred_init_root(&sys, &r);
+	login(&sys, &a, ALICE);
+	t = a;
+	cm_prctl(&sys, &t, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, NET_RAW, 0, 0);
+	tap_ok(!cm_ptrace_attach(&sys, &t, &a, false),
+	       "rule 12: a tracer without CAP_NET_RAW in pU does not attach to one with it");
+	tap_ok(!cm_ptrace_attach(&sys, &t, &a, true), "rule 12: nor open its /proc/PID/mem");
+	tap_ok(cm_ptrace_attach(&sys, &a, &t, false), "rule 12: the reverse is allowed");
+	tap_ok(cm_ptrace_attach(&sys, &a, &a, false), "equal sets: allowed");
+	t = r;
+	cm_prctl(&sys, &t, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, NET_RAW, 0, 0);
+	tap_ok(!cm_ptrace_attach(&sys, &t, &a, false),
+	       "rule 12: no CAP_SYS_PTRACE bypass (root without CAP_NET_RAW in pU)");
+	tap_ok(cm_ptrace_attach(&sys, &r, &a, false), "root attaches to alice (classic)");
+	tap_ok(!cm_ptrace_attach(&sys, &a, &r, false),
+	       "classic: alice does not attach to a task with more pP (no CAP_SYS_PTRACE)");
+	in = r;
+	unshare_r(&sys, &in);
+	out = r;
+	cm_prctl(&sys, &out, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, NET_RAW, 0, 0);
+	tap_ok(!cm_ptrace_attach(&sys, &out, &in, false),
+	       "rule 12: across namespaces too (CAP_SYS_PTRACE over the tracee's does not help)");
+}
+
 int main(void)
 {
 	test_init();
@@ -753,5 +841,6 @@ int main(void)
 	test_namespaces();
 	test_umh();
 	test_bpf_backend();
+	test_ptrace();
 	return tap_done();
 }
