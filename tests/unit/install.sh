@@ -12,12 +12,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 version=$(cat "$root/VERSION")
 mk() { make -s -C "$root" WERROR=-Werror "$@"; }
+# Dry runs show what a plain make does: under make check, MAKEFLAGS carries
+# the test build's WERROR=-Werror into every sub-make, so leave it out.
+dry_make() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"; }
 
 # --- flags: user CPPFLAGS/CFLAGS/LDFLAGS are added, never replace ---------
 # A dry run of a full build in a scratch tree lists every command: each
 # link must carry the LDFLAGS marker, each compile the CPPFLAGS one.
 probe_ld=-Wl,--defsym=capuns_ldflags_probe=0x1234
-cmds=$(make -C "$root" -n -B B="$tmp/dry" CPPFLAGS=-DCAPUNS_CPPFLAGS_PROBE \
+cmds=$(dry_make -C "$root" -n -B B="$tmp/dry" CPPFLAGS=-DCAPUNS_CPPFLAGS_PROBE \
 	LDFLAGS="$probe_ld" CFLAGS="-O1 -g" all guest 2>&1 | sed -e ':a' -e '/\\$/N; s/\\\n//; ta')
 links=$(printf '%s\n' "$cmds" | grep -E '^(gcc|cc|\$\(CC\)) ' | grep -v -- ' -c ')
 compiles=$(printf '%s\n' "$cmds" | grep -E '^(gcc|cc) .*\.c( |$)')
@@ -32,9 +35,9 @@ missing=$(printf '%s\n' "$compiles" | grep -vF -- '-Iinclude' || true)
 if [ -z "$missing" ]; then ok "the project's own CPPFLAGS stay with user CPPFLAGS"; else
 	not_ok "user CPPFLAGS replaced the project's"; printf '%s\n' "$missing" | sed 's/^/#   /' | head; fi
 # -Werror only in the test builds: not in `make all` (what install builds).
-werror=$(make -C "$root" -n -B B="$tmp/dry" all 2>&1 | grep -E '^(gcc|cc) .*\.c( |$)' | grep -c -- '-Werror')
+werror=$(dry_make -C "$root" -n -B B="$tmp/dry" all 2>&1 | grep -E '^(gcc|cc) .*\.c( |$)' | grep -c -- '-Werror')
 expect_eq "no -Werror in make all (installation build)" "$werror" 0
-werror=$(make -C "$root" -n -B B="$tmp/dry" unit 2>&1 | grep -E '^(gcc|cc) .*\.c( |$)' | grep -vc -- '-Werror')
+werror=$(dry_make -C "$root" -n -B B="$tmp/dry" unit 2>&1 | grep -E '^(gcc|cc) .*\.c( |$)' | grep -vc -- '-Werror')
 expect_eq "-Werror on every compile of make unit" "$werror" 0
 # A real build with Debian's hardening flags (the library and the CLI).
 if make -s -C "$root" B="$tmp/fortify" CPPFLAGS="-D_FORTIFY_SOURCE=2" \
