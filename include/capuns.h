@@ -239,13 +239,17 @@ CAPUNS_API int capuns_set_exactly(capuns_set_t set);
 /*
  * *bits := the calling thread's CAPUNS_SECBIT_STRICT and
  * CAPUNS_SECBIT_STRICT_LOCKED bits.  With the strict bit set, pU is
- * trimmed to the bounding set at namespace entry.
+ * trimmed to the bounding set at namespace entry, and a set-user-ID-root
+ * execve keeps pU (trimmed to the bounding set) instead of resetting it
+ * to the bounding set: the bit marks a restriction imposed by privileged
+ * code, such as pam_capuns.
  */
 CAPUNS_API int capuns_strict_get(unsigned *bits);
 
 /*
  * Set the strict bit for the calling thread and, if lock, lock it.
- * Needs CAP_SETPCAP (-EPERM); -EPERM too when the bit is locked off.
+ * Needs CAP_SETPCAP (-EPERM) unless the bits asked for are set already
+ * (then nothing changes); -EPERM too when the bit is locked off.
  */
 CAPUNS_API int capuns_strict_set(bool lock);
 

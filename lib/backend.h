@@ -105,7 +105,8 @@ struct capuns_backend {
 	/*
 	 * Set SECURE_USERNS_STRICT_CAPS for the calling thread, and lock it
 	 * when lock is true.  Other secure bits are left as they are.
-	 * -EPERM without CAP_SETPCAP or when the bit is locked.
+	 * -EPERM without CAP_SETPCAP or when the bit is locked.  Only called
+	 * when a bit asked for is missing (capuns_strict_set()).
 	 */
 	int (*set_strict)(bool lock);
 

@@ -112,8 +112,6 @@ static int kernel_set_strict(bool lock)
 		return -errno;
 	old = (unsigned long)r;
 	want = old | CAPUNS_SECBIT_STRICT | (lock ? CAPUNS_SECBIT_STRICT_LOCKED : 0);
-	if (want == old)
-		return 0;
 	if (prctl(PR_SET_SECUREBITS, want, 0, 0, 0) < 0)
 		return -errno;
 	return 0;

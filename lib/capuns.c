@@ -298,7 +298,16 @@ int capuns_strict_get(unsigned *bits)
 
 int capuns_strict_set(bool lock)
 {
-	return capuns_backend()->set_strict(lock);
+	const struct capuns_backend *b = capuns_backend();
+	unsigned want = CAPUNS_SECBIT_STRICT | (lock ? CAPUNS_SECBIT_STRICT_LOCKED : 0), have;
+	int err = b->get_strict(&have);
+
+	if (err)
+		return err;
+	/* Set already (a session inside a strict one): no change, no CAP_SETPCAP needed. */
+	if ((have & want) == want)
+		return 0;
+	return b->set_strict(lock);
 }
 
 int capuns_mask_get(capuns_set_t *mask)

@@ -39,6 +39,22 @@ $(B)/tests/unit/pam-module: tests/unit/pam-module.c tests/unit/tap.h \
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -DPAM_CAPUNS_SO='"$(abspath $(B)/san/pam_capuns.so)"' \
 		$(LDFLAGS) -o $@ $< -lpam
 
+# The module with libcapuns' backend calls left to the test program, which
+# provides them over a pretend thread (tests/unit/pam-strict.c); the
+# capability list parser is the library's own.
+UNIT_TESTS += $(B)/tests/unit/pam-strict
+
+$(B)/tests/unit/pam_capuns-calls.so: $(PAM_CAPUNS_SRCS) $(PAM_CAPUNS_HDRS) $(B)/san/lib/capset.o
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PAM_CFLAGS) $(SAN) -shared -Wl,--version-script=pam/pam_capuns.map $(LDFLAGS) -o $@ $(PAM_CAPUNS_SRCS) \
+		$(B)/san/lib/capset.o -lcap -lpam
+
+$(B)/tests/unit/pam-strict: tests/unit/pam-strict.c tests/unit/tap.h include/capuns.h \
+			    $(B)/tests/unit/pam_capuns-calls.so
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -rdynamic -DPAM_CAPUNS_SO='"$(abspath $(B)/tests/unit/pam_capuns-calls.so)"' \
+		$(LDFLAGS) -o $@ $< -lpam
+
 # Guest: a minimal login that opens a session and runs a command in it.
 GUEST_FILES += $(B)/guest/capuns/bin/capuns-pam-session
 

@@ -3,11 +3,18 @@
  * pam_capuns: lower the user-namespace capability set (pU) of a login
  * according to /etc/security/capuns.conf.  See pam_capuns(8).
  *
- * The module changes the calling thread's pU (and, with strict/lock, its
- * securebits); the login's shell, started after the session is open,
- * inherits them.  It only ever lowers.  Every failure is logged, and fails
- * the call unless onerr=succeed: a policy that cannot be applied is never
- * dropped silently.
+ * A session that a rule matches gets pU lowered and then, by default, the
+ * securebit SECURE_USERNS_STRICT_CAPS set and locked: it marks the
+ * restriction as imposed by privileged code, so that a set-user-ID-root
+ * program the user runs (newgrp, sg, su, sudo, pkexec) keeps it instead
+ * of resetting pU to the bounding set (SPEC rule 10, R10).  A session
+ * that no rule matches is not touched at all: neither its sets nor its
+ * securebits, and no backend is needed for it.
+ *
+ * The module changes the calling thread; the login's shell, started after
+ * the session is open, inherits it.  It only ever lowers.  Every failure
+ * is logged, and fails the call unless onerr=succeed: a policy that
+ * cannot be applied is never dropped silently.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -24,10 +31,32 @@
 
 #define PAM_CAPUNS_API __attribute__((visibility("default")))
 
+/* What a session that a rule matched gets besides its pU (strict=). */
+enum strict_mode {
+	STRICT_LOCK, /* the default: set SECURE_USERNS_STRICT_CAPS and lock it */
+	STRICT_ON,   /* set it, unlocked */
+	STRICT_OFF,  /* leave the securebits alone */
+};
+
+static const char *const strict_names[] = {
+	[STRICT_LOCK] = "lock", [STRICT_ON] = "on", [STRICT_OFF] = "off",
+};
+
 struct args {
-	bool strict, lock, debug, onerr_succeed;
+	enum strict_mode strict;
+	bool debug, onerr_succeed;
 	const char *conf;
 };
+
+static int parse_strict(const char *value, enum strict_mode *mode)
+{
+	for (size_t i = 0; i < sizeof(strict_names) / sizeof(strict_names[0]); i++)
+		if (strcmp(value, strict_names[i]) == 0) {
+			*mode = (enum strict_mode)i;
+			return 0;
+		}
+	return -EINVAL;
+}
 
 /* Module arguments; unknown ones are errors (a typo must not weaken). */
 static int parse_args(pam_handle_t *pamh, int argc, const char **argv,
@@ -35,12 +64,16 @@ static int parse_args(pam_handle_t *pamh, int argc, const char **argv,
 {
 	int bad = 0;
 
-	*a = (struct args){ .conf = CAPUNS_CONF_DEFAULT };
+	*a = (struct args){ .strict = STRICT_LOCK, .conf = CAPUNS_CONF_DEFAULT };
 	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "strict") == 0)
-			a->strict = true;
-		else if (strcmp(argv[i], "lock") == 0)
-			a->strict = a->lock = true;
+		int r = 0;
+
+		if (strncmp(argv[i], "strict=", 7) == 0)
+			r = parse_strict(argv[i] + 7, &a->strict);
+		else if (strcmp(argv[i], "strict") == 0) /* older name of strict=on */
+			a->strict = STRICT_ON;
+		else if (strcmp(argv[i], "lock") == 0) /* older name of strict=lock */
+			a->strict = STRICT_LOCK;
 		else if (strcmp(argv[i], "debug") == 0)
 			a->debug = true;
 		else if (strncmp(argv[i], "conf=", 5) == 0 && argv[i][5])
@@ -49,9 +82,11 @@ static int parse_args(pam_handle_t *pamh, int argc, const char **argv,
 			a->onerr_succeed = true;
 		else if (strcmp(argv[i], "onerr=fail") == 0)
 			a->onerr_succeed = false;
-		else {
+		else
+			r = -EINVAL;
+		if (r) {
 			pam_syslog(pamh, LOG_ERR, "unknown module argument '%s'", argv[i]);
-			bad = -EINVAL;
+			bad = r;
 		}
 	}
 	return bad;
@@ -68,25 +103,35 @@ static int lower_to(capuns_set_t keep)
 	return capuns_lower_set(capuns_set_minus(cur, keep));
 }
 
+/* Mark the restriction as imposed (R10): the strict bit, locked for strict=lock. */
+static int mark_imposed(enum strict_mode mode)
+{
+	return mode == STRICT_OFF ? 0 : capuns_strict_set(mode == STRICT_LOCK);
+}
+
 static void log_result(pam_handle_t *pamh, const struct args *a, const char *user,
 		       const struct capuns_conf_match *m)
 {
 	capuns_set_t now;
+	unsigned bits = 0;
 	char *t;
 
 	if (!a->debug)
 		return;
-	if (capuns_get(0, &now) != 0) {
-		pam_syslog(pamh, LOG_DEBUG, "user %s: pU unreadable", user);
+	if (!m->matched) {
+		pam_syslog(pamh, LOG_DEBUG, "user %s: no line of %s matches: session untouched",
+			   user, a->conf);
+		return;
+	}
+	if (capuns_get(0, &now) != 0 || capuns_strict_get(&bits) != 0) {
+		pam_syslog(pamh, LOG_DEBUG, "user %s: pU or securebits unreadable", user);
 		return;
 	}
 	t = capuns_set_format(now, 0);
-	if (m->matched)
-		pam_syslog(pamh, LOG_DEBUG, "user %s: %s line %d: userns caps now %s%s",
-			   user, a->conf, m->line, t ? t : "?", a->strict ? " (strict)" : "");
-	else
-		pam_syslog(pamh, LOG_DEBUG, "user %s: no line of %s matches%s", user,
-			   a->conf, a->strict ? "; strict bit set" : "");
+	pam_syslog(pamh, LOG_DEBUG, "user %s: %s line %d: userns caps now %s, strict bit %s%s",
+		   user, a->conf, m->line, t ? t : "?",
+		   bits & CAPUNS_SECBIT_STRICT ? "set" : "clear",
+		   bits & CAPUNS_SECBIT_STRICT_LOCKED ? " and locked" : "");
 	free(t);
 }
 
@@ -117,24 +162,27 @@ static int capuns_login(pam_handle_t *pamh, int argc, const char **argv,
 	r = capuns_conf_load(a.conf, user, &m, err, sizeof(err));
 	if (r)
 		goto fail;
-	if (m.matched) {
-		r = lower_to(m.keep);
-		if (r) {
-			snprintf(err, sizeof(err), "cannot lower the userns caps of %s "
-				 "(%s line %d): %s", user, a.conf, m.line, capuns_strerror(r));
-			goto fail;
-		}
+	if (!m.matched) {
+		/* No rule: the session is left exactly as it came (no backend needed). */
+		log_result(pamh, &a, user, &m);
+		return PAM_IGNORE;
 	}
-	if (a.strict) {
-		r = capuns_strict_set(a.lock);
-		if (r) {
-			snprintf(err, sizeof(err), "cannot set the strict userns securebit%s: %s",
-				 a.lock ? " and its lock" : "", capuns_strerror(r));
-			goto fail;
-		}
+	r = lower_to(m.keep);
+	if (r) {
+		snprintf(err, sizeof(err), "cannot lower the userns caps of %s "
+			 "(%s line %d): %s", user, a.conf, m.line, capuns_strerror(r));
+		goto fail;
+	}
+	r = mark_imposed(a.strict);
+	if (r) {
+		snprintf(err, sizeof(err), "cannot set the strict userns securebit%s for %s "
+			 "(%s line %d; without it a set-user-ID-root program would undo the "
+			 "rule): %s", a.strict == STRICT_LOCK ? " and its lock" : "", user,
+			 a.conf, m.line, capuns_strerror(r));
+		goto fail;
 	}
 	log_result(pamh, &a, user, &m);
-	return m.matched || a.strict ? PAM_SUCCESS : PAM_IGNORE;
+	return PAM_SUCCESS;
 fail:
 	pam_syslog(pamh, LOG_ERR, "%s%s", err,
 		   a.onerr_succeed ? " (onerr=succeed: login allowed)" : "");

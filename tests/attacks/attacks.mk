@@ -16,7 +16,7 @@ GUEST_FILES += $(ATTACKS:%=$(B)/guest/capuns/attacks/%) \
 	       $(B)/guest/capuns/tests/attacks.sh \
 	       $(ATTACK_TESTS:%=$(B)/guest/capuns/tests/attack-%) \
 	       $(B)/guest/usr/bin/newgrp $(B)/guest/usr/bin/sg $(B)/guest/usr/bin/su \
-	       $(B)/guest/usr/bin/sudo $(B)/guest/usr/libexec/sudo/sudoers.so \
+	       $(B)/guest/usr/bin/sudo $(B)/guest/usr/libexec/sudo/sudoers.so $(B)/guest/etc/sudoers \
 	       $(B)/guest/usr/bin/strace
 
 $(B)/guest/capuns/attacks/%: tests/attacks/%.c tests/attacks/attack.h include/capuns.h $(B)/libcapuns.a
@@ -42,6 +42,10 @@ $(B)/guest/usr/bin/sg: $(B)/guest/usr/bin/newgrp
 $(B)/guest/usr/libexec/sudo/sudoers.so: /usr/libexec/sudo/sudoers.so
 	@mkdir -p $(@D)
 	install -m 0644 $< $@
+
+$(B)/guest/etc/sudoers: tests/attacks/sudoers
+	@mkdir -p $(@D)
+	install -m 0440 $< $@
 
 $(B)/guest/usr/bin/strace: /usr/bin/strace
 	@mkdir -p $(@D)

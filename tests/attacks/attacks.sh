@@ -61,8 +61,6 @@ owner-ifflags | owner-xtables | owner-lowport)
 	attack "owner of a child namespace, fd passing (${name#owner-})" as_user "$A/$name" ;;
 setuid-newgrp | setuid-sg | setuid-su | setuid-sudo)
 	helper=${name#setuid-}
-	[ -f /etc/sudoers ] || { printf 'Defaults !fqdn, !syslog, !lecture\nalice ALL=(alice) NOPASSWD: ALL\n' >/etc/sudoers
-		chmod 0440 /etc/sudoers; }
 	# A login policy: root lowers pU and sets the strict bit (locked), as
 	# pam_capuns does, then becomes alice.
 	attack "$helper in a strict session" $UNS lower cap_net_admin strict-lock -- \

@@ -104,23 +104,22 @@ check_policy() {
 		not_ok "$what: bob's systemd --user manager keeps CAP_NET_ADMIN (pid '$pid', pU '$u')"
 	fi
 
-	# Rule 10 (R10): pam_capuns sets (and locks) the strict securebit, so
-	# that a set-user-ID-root helper does not give the session its
-	# capability back. Until pam_capuns sets it by default, say so.
-	local bits
-	bits=$(login alice 'capuns --print' 2>&1 | awk '$1 == "securebits"')
-	case "$bits" in
-	*strict=yes*)
-		check_fails "$what: sg developers (setuid root) inside alice's login does not undo the policy (R10)" \
-			login alice "sg developers -c '$NET_ADMIN_PROBE'"
-		check_fails "$what: newgrp inside alice's login does not undo the policy (R10)" \
-			login alice "echo '$NET_ADMIN_PROBE' | newgrp developers"
-		;;
-	*)
-		skip "$what: sg/newgrp (setuid root) do not undo the policy" \
-			"pam_capuns did not set the strict securebit in alice's login ('$bits'): R10 not in place"
-		;;
-	esac
+	# Rule 10 (R10): pam_capuns sets (and locks) the strict securebit in a
+	# session a rule restricts, so that a set-user-ID-root helper does not
+	# give the session its capability back; bob's session is not touched.
+	expect_match "$what: alice's login has the strict securebit, locked" \
+		"$(login alice 'capuns --print' 2>&1 | awk '$1 == "securebits"')" 'strict=yes locked=yes'
+	expect_match "$what: bob's login (no rule) has it clear" \
+		"$(login bob 'capuns --print' 2>&1 | awk '$1 == "securebits"')" 'strict=no locked=no'
+	check_fails "$what: sg developers (setuid root) inside alice's login does not undo the policy (R10)" \
+		login alice "sg developers -c '$NET_ADMIN_PROBE'"
+	check_fails "$what: newgrp inside alice's login does not undo the policy (R10)" \
+		login alice "echo '$NET_ADMIN_PROBE' | newgrp developers"
+	# Control: the same commands run the probe, and it succeeds, for bob.
+	check "$what: control: sg bob runs the probe in bob's login, CAP_NET_ADMIN allowed" \
+		login bob "sg bob -c '$NET_ADMIN_PROBE'"
+	check "$what: control: newgrp bob runs it too" \
+		login bob "echo '$NET_ADMIN_PROBE' | newgrp bob"
 	kill "$first_alice" "$first_bob" 2>/dev/null
 	wait "$first_alice" "$first_bob" 2>/dev/null
 }

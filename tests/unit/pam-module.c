@@ -126,9 +126,20 @@ int main(void)
 	       "unknown module argument fails");
 	snprintf(args, sizeof(args), "%s onerr=maybe", good);
 	expect("session", args, "session", "bob", PAM_SESSION_ERR, "bad onerr value fails");
-	snprintf(args, sizeof(args), "%s strict", good);
+	/* A session no rule names is not touched: it needs no backend (lockout). */
+	for (const char *s = "strict\0lock\0strict=lock\0strict=on\0"; *s; s += strlen(s) + 1) {
+		char desc[128];
+
+		snprintf(args, sizeof(args), "%s %s", good, s);
+		snprintf(desc, sizeof(desc), "%s, no matching line, no backend: the session opens", s);
+		expect("session", args, "session", "bob", PAM_SUCCESS, desc);
+	}
+	snprintf(args, sizeof(args), "%s strict=off", good);
+	expect("session", args, "session", "alice", PAM_SESSION_ERR,
+	       "strict=off: a matching line without a backend still fails (the rule itself)");
+	snprintf(args, sizeof(args), "%s strict=yes", good);
 	expect("session", args, "session", "bob", PAM_SESSION_ERR,
-	       "strict without a backend fails even with no matching line");
+	       "strict=yes is an unknown argument and fails");
 	snprintf(args, sizeof(args), "%s debug", good);
 	expect("session", args, "session", "bob", PAM_SUCCESS, "debug is accepted");
 
