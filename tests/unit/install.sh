@@ -13,8 +13,9 @@ trap 'rm -rf "$tmp"' EXIT
 version=$(cat "$root/VERSION")
 mk() { make -s -C "$root" WERROR=-Werror "$@"; }
 # Dry runs show what a plain make does: under make check, MAKEFLAGS carries
-# the test build's WERROR=-Werror into every sub-make, so leave it out.
-dry_make() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"; }
+# the test build's WERROR=-Werror into every sub-make (and make exports
+# command-line variables to the environment), so leave both out.
+dry_make() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u WERROR make "$@"; }
 
 # --- flags: user CPPFLAGS/CFLAGS/LDFLAGS are added, never replace ---------
 # A dry run of a full build in a scratch tree lists every command: each
