@@ -15,3 +15,8 @@ GUEST_FILES += $(B)/guest/capuns/tests/bench-profile.sh
 $(B)/guest/capuns/tests/bench-profile.sh: bench/guest-profile.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
+
+GUEST_FILES += $(B)/guest/capuns/tests/bench-macro-shell.sh
+$(B)/guest/capuns/tests/bench-macro-shell.sh: bench/guest-macro-shell.sh
+	@mkdir -p $(@D)
+	install -m 0755 $< $@

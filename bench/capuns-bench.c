@@ -346,12 +346,51 @@ static int hold(const char *what, long n)
 		pause();
 }
 
+/* One run of argv, which must exit 0. */
+static void run_once(char **argv)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		perror(argv[0]);
+		_exit(127);
+	}
+	wait_ok(pid);
+}
+
+/*
+ * --repeat NAME N -- CMD...: a macro workload, timed like the others:
+ * CMD runs N times, one after the other (after an untimed tenth), and
+ * the line reads "BENCH macro_NAME <ns per run> N".
+ */
+static int repeat(int argc, char **argv)
+{
+	long n = argc > 3 ? atol(argv[3]) : 0;
+	uint64_t t0;
+
+	if (argc < 6 || n <= 0 || strcmp(argv[4], "--") != 0) {
+		fprintf(stderr, "usage: capuns-bench --repeat NAME N -- CMD...\n");
+		return 2;
+	}
+	for (long i = 0; i < n / 10; i++)
+		run_once(argv + 5);
+	t0 = now_ns();
+	for (long i = 0; i < n; i++)
+		run_once(argv + 5);
+	printf("BENCH macro_%s %.1f %ld\n", argv[2], (double)(now_ns() - t0) / n, n);
+	fflush(stdout);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	/* argv[0] may be a bare name found through PATH */
 	self_path = "/proc/self/exe";
 	if (argc > 1 && strcmp(argv[1], "noop") == 0)
 		return 0;
+	if (argc > 1 && strcmp(argv[1], "--repeat") == 0)
+		return repeat(argc, argv);
 	if (argc > 1 && strncmp(argv[1], "--hold-creds=", 13) == 0)
 		return hold("creds", atol(argv[1] + 13));
 	if (argc > 1 && strncmp(argv[1], "--hold-userns=", 14) == 0)

@@ -40,19 +40,72 @@ run_config() {
 	# the 6.12 series against the same 6.12 build without it
 	unpatched-6.12 | unpatched-6.12-aa | patched-6.12-full) capuns-bench ;;
 	patched-6.12-restricted) capuns-bench --restrict ;;
-	# the BPF backend, detached and attached in the same boot
-	stock-detached) capuns-bpf unload >/dev/null 2>&1; capuns-bench ;;
-	stock-attached) capuns-bpf load >/dev/null && capuns-bench ;;
-	stock-attached-others) capuns-bpf load >/dev/null && bench_with_others 1000 ;;
-	stock-attached-restricted) capuns-bpf load >/dev/null && capuns-bench --restrict ;;
+	# the BPF backend, detached and attached in the same boot (stock 6.1;
+	# stock-6.12-*: the same on Debian's stock 6.12)
+	stock-detached | stock-6.12-detached | stock-detached-aa | stock-6.12-detached-aa)
+		capuns-bpf unload >/dev/null 2>&1; capuns-bench ;;
+	stock-attached | stock-6.12-attached) capuns-bpf load >/dev/null && capuns-bench ;;
+	stock-attached-others | stock-6.12-attached-others)
+		capuns-bpf load >/dev/null && bench_with_others 1000 ;;
+	stock-attached-restricted | stock-6.12-attached-restricted)
+		capuns-bpf load >/dev/null && capuns-bench --restrict ;;
 	*) echo "unknown configuration $1" >&2; return 2 ;;
 	esac
+}
+
+# ---- macro workloads: what users feel -----------------------------------
+# Each runs a real client N times (capuns-bench --repeat). In a restricted
+# configuration the workloads run with pU lowered by the capuns CLI, and
+# the login rule restricts alice's session; the caps dropped are ones none
+# of them needs (bwrap --unshare-all sets up loopback, which needs
+# CAP_NET_ADMIN inside). capuns.macro=LOGINS,SANDBOXES,SHELLRUNS on the
+# command line sets the counts (default 200,200,10; a shell run is
+# bench-macro-shell.sh with 20 iterations, 100 commands), 0,0,0 skips.
+macro_drop=cap_sys_rawio,cap_bpf,cap_sys_module
+macro_counts=200,200,10
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in capuns.macro=*) macro_counts=${arg#*=} ;; esac
+done
+IFS=, read -r n_login n_sandbox n_shell <<EOF_COUNTS
+$macro_counts
+EOF_COUNTS
+# su -l's PAM service: no authentication from root, pam_capuns in the session.
+cat >/etc/pam.d/su-l <<'EOF_PAM'
+auth	sufficient	pam_rootok.so
+auth	required	pam_deny.so
+account	required	pam_permit.so
+session	required	pam_capuns.so
+session	required	pam_permit.so
+EOF_PAM
+# bwrap's pivot_root(2) refuses the initramfs as root: run it below a bind
+# mount of /, moved onto / (as userspace-cli.sh does).
+in_bindroot() {
+	/usr/bin/unshare -m /bin/sh -c 'mkdir -p /run/bindroot &&
+		/bin/mount -o rbind / /run/bindroot && cd /run/bindroot &&
+		/bin/mount -o move . / && exec /usr/sbin/chroot . "$@"' sh "$@"
+}
+as_alice="/usr/bin/setpriv --reuid=1000 --regid=1000 --init-groups --reset-env --"
+run_macro() {
+	local pre=
+	case "$1" in
+	*restricted)
+		pre="/usr/local/bin/capuns --drop=$macro_drop --"
+		printf '!%s  alice\n' "$(echo $macro_drop | sed 's/,/,!/g')" >/etc/security/capuns.conf ;;
+	*) printf '!cap_sys_rawio  no-such-user-here\n' >/etc/security/capuns.conf ;;
+	esac
+	chmod 0644 /etc/security/capuns.conf
+	[ "$n_login" -gt 0 ] && { capuns-bench --repeat login "$n_login" -- /usr/bin/su -l alice -c true || return 1; }
+	[ "$n_sandbox" -gt 0 ] && { in_bindroot $as_alice $pre /usr/local/bin/capuns-bench --repeat sandbox \
+		"$n_sandbox" -- /usr/bin/bwrap --unshare-all --bind / / /bin/true || return 1; }
+	[ "$n_shell" -gt 0 ] && { $pre capuns-bench --repeat shell "$n_shell" -- /bin/sh \
+		/capuns/tests/bench-macro-shell.sh 20 || return 1; }
+	return 0
 }
 
 r=1
 while [ $r -le "$rounds" ]; do
 	for c in $configs; do
-		if out=$(run_config "$c"); then
+		if out=$(run_config "$c" && run_macro "$c"); then
 			printf '%s\n' "$out" | sed "s/^BENCH /BENCH $c $r /"
 			ok "$c round $r"
 		else
