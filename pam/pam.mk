@@ -13,12 +13,12 @@ PAM_CAPUNS_HDRS := pam/conf.h include/capuns.h include/capuns-abi.h pam/pam_capu
 
 $(B)/pam_capuns.so: $(PAM_CAPUNS_SRCS) $(PAM_CAPUNS_HDRS) $(B)/libcapuns.so
 	$(CC) $(CPPFLAGS) $(PAM_CFLAGS) -shared -Wl,-z,defs -Wl,--version-script=pam/pam_capuns.map $(LDFLAGS) -o $@ $(PAM_CAPUNS_SRCS) \
-		$(LIBCAPUNS_LINK) -lpam
+		$(LIBCAPUNS_LINK) -lpam -lcap
 
 $(B)/san/pam_capuns.so: $(PAM_CAPUNS_SRCS) $(PAM_CAPUNS_HDRS) $(B)/san/libcapuns.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PAM_CFLAGS) $(SAN) -shared -Wl,--version-script=pam/pam_capuns.map $(LDFLAGS) -o $@ $(PAM_CAPUNS_SRCS) \
-		$(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS) -lpam
+		$(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS) -lpam -lcap
 
 $(B)/guest/$(PAM_SECURITY_DIR)/pam_capuns.so: $(B)/pam_capuns.so
 	@mkdir -p $(@D)
@@ -33,7 +33,7 @@ $(B)/tests/unit/pam-conf: tests/unit/pam-conf.c pam/conf.c $(PAM_CAPUNS_HDRS) \
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -Ipam $(LDFLAGS) -o $@ $< pam/conf.c \
 		$(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)
 
-$(B)/tests/unit/pam-module: tests/unit/pam-module.c tests/unit/tap.h \
+$(B)/tests/unit/pam-module: tests/unit/pam-module.c tests/unit/tap.h tests/unit/pam-test.h \
 			    $(B)/san/pam_capuns.so
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -DPAM_CAPUNS_SO='"$(abspath $(B)/san/pam_capuns.so)"' \
@@ -49,7 +49,7 @@ $(B)/tests/unit/pam_capuns-calls.so: $(PAM_CAPUNS_SRCS) $(PAM_CAPUNS_HDRS) $(B)/
 	$(CC) $(CPPFLAGS) $(PAM_CFLAGS) $(SAN) -shared -Wl,--version-script=pam/pam_capuns.map $(LDFLAGS) -o $@ $(PAM_CAPUNS_SRCS) \
 		$(B)/san/lib/capset.o -lcap -lpam
 
-$(B)/tests/unit/pam-strict: tests/unit/pam-strict.c tests/unit/tap.h include/capuns.h \
+$(B)/tests/unit/pam-strict: tests/unit/pam-strict.c tests/unit/tap.h tests/unit/pam-test.h include/capuns.h \
 			    $(B)/tests/unit/pam_capuns-calls.so
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) -rdynamic -DPAM_CAPUNS_SO='"$(abspath $(B)/tests/unit/pam_capuns-calls.so)"' \

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <sys/capability.h>
 
 #include <security/pam_ext.h>
 #include <security/pam_modules.h>
@@ -36,14 +37,28 @@ enum strict_mode {
 	STRICT_LOCK, /* the default: set SECURE_USERNS_STRICT_CAPS and lock it */
 	STRICT_ON,   /* set it, unlocked */
 	STRICT_OFF,  /* leave the securebits alone */
+	STRICT_BSET, /* drop the caps from the bounding set instead */
 };
 
 static const char *const strict_names[] = {
 	[STRICT_LOCK] = "lock", [STRICT_ON] = "on", [STRICT_OFF] = "off",
+	[STRICT_BSET] = "bset",
 };
+
+/*
+ * systemd's user manager (user@.service, PAM service "systemd-user")
+ * cannot run with the strict securebit: systemd's executor writes the
+ * securebits of every process it starts to the unit's exact value
+ * (SecureBits=, 0 by default), which a locked bit refuses (the manager
+ * fails to start) and which clears an unlocked one. There the module
+ * drops the caps from the bounding set instead: a set-user-ID-root exec
+ * then resets pU to a bounding set without them.
+ */
+#define SYSTEMD_USER_SERVICE "systemd-user"
 
 struct args {
 	enum strict_mode strict;
+	bool strict_given;
 	bool debug, onerr_succeed;
 	const char *conf;
 };
@@ -68,13 +83,16 @@ static int parse_args(pam_handle_t *pamh, int argc, const char **argv,
 	for (int i = 0; i < argc; i++) {
 		int r = 0;
 
-		if (strncmp(argv[i], "strict=", 7) == 0)
+		if (strncmp(argv[i], "strict=", 7) == 0) {
 			r = parse_strict(argv[i] + 7, &a->strict);
-		else if (strcmp(argv[i], "strict") == 0) /* older name of strict=on */
+			a->strict_given = true;
+		} else if (strcmp(argv[i], "strict") == 0) { /* older name of strict=on */
 			a->strict = STRICT_ON;
-		else if (strcmp(argv[i], "lock") == 0) /* older name of strict=lock */
+			a->strict_given = true;
+		} else if (strcmp(argv[i], "lock") == 0) { /* older name of strict=lock */
 			a->strict = STRICT_LOCK;
-		else if (strcmp(argv[i], "debug") == 0)
+			a->strict_given = true;
+		} else if (strcmp(argv[i], "debug") == 0)
 			a->debug = true;
 		else if (strncmp(argv[i], "conf=", 5) == 0 && argv[i][5])
 			a->conf = argv[i] + 5;
@@ -103,10 +121,50 @@ static int lower_to(capuns_set_t keep)
 	return capuns_lower_set(capuns_set_minus(cur, keep));
 }
 
-/* Mark the restriction as imposed (R10): the strict bit, locked for strict=lock. */
-static int mark_imposed(enum strict_mode mode)
+/* Drop from the bounding set every cap that keep lacks. */
+static int drop_from_bounding_set(capuns_set_t keep)
 {
-	return mode == STRICT_OFF ? 0 : capuns_strict_set(mode == STRICT_LOCK);
+	int last = capuns_cap_last();
+
+	if (last < 0)
+		return last;
+	for (int cap = 0; cap <= last; cap++) {
+		if (capuns_set_has(keep, cap))
+			continue;
+		/* libcap: PR_CAPBSET_DROP, which needs CAP_SETPCAP */
+		if (cap_drop_bound((cap_value_t)cap) != 0)
+			return -errno;
+	}
+	return 0;
+}
+
+/*
+ * Mark the restriction as imposed (R10): the strict bit, locked for
+ * strict=lock; for strict=bset, the bounding set.
+ */
+static int mark_imposed(enum strict_mode mode, capuns_set_t keep)
+{
+	switch (mode) {
+	case STRICT_OFF:
+		return 0;
+	case STRICT_BSET:
+		return drop_from_bounding_set(keep);
+	default:
+		return capuns_strict_set(mode == STRICT_LOCK);
+	}
+}
+
+/* strict= as given, or the default for the calling PAM service. */
+static enum strict_mode strict_mode_for(pam_handle_t *pamh, const struct args *a)
+{
+	const void *service = NULL;
+
+	if (a->strict_given)
+		return a->strict;
+	if (pam_get_item(pamh, PAM_SERVICE, &service) == PAM_SUCCESS && service &&
+	    strcmp(service, SYSTEMD_USER_SERVICE) == 0)
+		return STRICT_BSET;
+	return STRICT_LOCK;
 }
 
 static void log_result(pam_handle_t *pamh, const struct args *a, const char *user,
@@ -144,6 +202,7 @@ static int capuns_login(pam_handle_t *pamh, int argc, const char **argv,
 {
 	struct capuns_conf_match m = { 0 };
 	const char *user = NULL;
+	enum strict_mode mode;
 	char err[512] = "";
 	struct args a;
 	int r;
@@ -173,12 +232,15 @@ static int capuns_login(pam_handle_t *pamh, int argc, const char **argv,
 			 "(%s line %d): %s", user, a.conf, m.line, capuns_strerror(r));
 		goto fail;
 	}
-	r = mark_imposed(a.strict);
+	mode = strict_mode_for(pamh, &a);
+	r = mark_imposed(mode, m.keep);
 	if (r) {
-		snprintf(err, sizeof(err), "cannot set the strict userns securebit%s for %s "
-			 "(%s line %d; without it a set-user-ID-root program would undo the "
-			 "rule): %s", a.strict == STRICT_LOCK ? " and its lock" : "", user,
-			 a.conf, m.line, capuns_strerror(r));
+		snprintf(err, sizeof(err), "cannot %s for %s (%s line %d; without it a "
+			 "set-user-ID-root program would undo the rule): %s",
+			 mode == STRICT_BSET ? "drop the caps from the bounding set" :
+			 mode == STRICT_LOCK ? "set the strict userns securebit and its lock" :
+			 "set the strict userns securebit", user, a.conf, m.line,
+			 capuns_strerror(r));
 		goto fail;
 	}
 	log_result(pamh, &a, user, &m);

@@ -147,6 +147,33 @@ service strict=off
 run $login capuns-test alice -- $helper sg strict
 expect_match "strict=off: sg resets pU and gives CAP_NET_ADMIN back (documented)" "$out" \
 	"^ESCAPE: sg \(setuid root\) gave back"
+# The systemd-user service (the user manager's session): systemd rewrites
+# securebits, so the module drops the caps from the bounding set instead,
+# and the helpers stay restricted all the same.
+config '!cap_net_admin  @developers'
+service
+cp $svc /etc/pam.d/systemd-user
+run $login systemd-user alice -- $capuns --print
+secbits=$(printf '%s\n' "$out" | awk '$1 == "securebits" { print $2, $3 }')
+expect_eq "systemd-user: alice's session has no strict bit (systemd would rewrite it)" "$secbits" \
+	"strict=no locked=no"
+run $login systemd-user alice -- /bin/sh -c 'grep ^CapBnd: /proc/self/status'
+bnd=$(printf '%s\n' "$out" | awk '$1 == "CapBnd:" { print $2 }')
+if [ -n "$bnd" ] && ! bit_set "$bnd" $NET_ADMIN && bit_set "$bnd" $SYS_ADMIN; then
+	ok "systemd-user: CAP_NET_ADMIN left alice's bounding set ($bnd), nothing else"
+else
+	not_ok "systemd-user: CAP_NET_ADMIN left alice's bounding set ('$bnd')"; show
+fi
+for h in newgrp sg su sudo; do
+	run $login systemd-user alice -- $helper $h strict
+	expect_match "systemd-user: $h in alice's user-manager session does not give CAP_NET_ADMIN back" \
+		"$out" "^held: "
+done
+run $login systemd-user bob -- /bin/sh -c 'grep ^CapBnd: /proc/self/status'
+expect_match "systemd-user, bob (no rule): bounding set untouched" "$out" "CapBnd:.*$(
+	grep ^CapBnd: /proc/self/status | awk '{ print $2 }')"
+rm -f /etc/pam.d/systemd-user
+
 # A user's own lowering in a session no rule matches is still reset by a
 # set-user-ID-root exec (the "sendmail" protection of privileged programs).
 config '!cap_net_admin  bob'

@@ -18,32 +18,8 @@
 #include <security/pam_appl.h>
 
 #include "tap.h"
+#include "pam-test.h"
 
-static char dir[] = "/tmp/capuns-pam-module.XXXXXX";
-
-static int conv(int n, const struct pam_message **msg, struct pam_response **resp,
-		void *data)
-{
-	(void)n;
-	(void)msg;
-	(void)resp;
-	(void)data;
-	return PAM_CONV_ERR;
-}
-
-static void write_file(const char *name, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f || fputs(text, f) == EOF || fclose(f) != 0) {
-		printf("Bail out! cannot write %s\n", path);
-		exit(1);
-	}
-	chmod(path, 0644);
-}
 
 /* Write service "svc" with one line for our module, then pam_permit. */
 static void service(const char *type, const char *args)
@@ -54,29 +30,13 @@ static void service(const char *type, const char *args)
 		 "%s required %s %s\n"
 		 "%s required pam_permit.so\n",
 		 type, PAM_CAPUNS_SO, args, type);
-	write_file("svc", text);
+	pam_test_write("svc", text);
 }
 
 /* Run one PAM call for user; returns its PAM code. */
 static int run(const char *what, const char *user)
 {
-	struct pam_conv c = { conv, NULL };
-	pam_handle_t *pamh = NULL;
-	int r;
-
-	r = pam_start_confdir("svc", user, &c, dir, &pamh);
-	if (r != PAM_SUCCESS)
-		return -1000 - r;
-	if (strcmp(what, "session") == 0)
-		r = pam_open_session(pamh, 0);
-	else if (strcmp(what, "setcred") == 0)
-		r = pam_setcred(pamh, PAM_ESTABLISH_CRED);
-	else if (strcmp(what, "delcred") == 0)
-		r = pam_setcred(pamh, PAM_DELETE_CRED);
-	else
-		r = pam_authenticate(pamh, 0);
-	pam_end(pamh, r);
-	return r;
+	return pam_test_call("svc", what, user);
 }
 
 static void expect(const char *type, const char *args, const char *what,
@@ -95,16 +55,16 @@ int main(void)
 {
 	char good[320], bad[320], none[320], args[1024];
 
-	if (!mkdtemp(dir)) {
+	if (!mkdtemp(pam_test_dir)) {
 		printf("Bail out! mkdtemp\n");
 		return 1;
 	}
 	setenv("CAPUNS_BACKEND", "none", 1);
-	snprintf(good, sizeof(good), "conf=%s/good.conf", dir);
-	snprintf(bad, sizeof(bad), "conf=%s/bad.conf", dir);
-	snprintf(none, sizeof(none), "conf=%s/missing.conf", dir);
-	write_file("good.conf", "!cap_net_admin  alice\n");
-	write_file("bad.conf", "!cap_net_admin  alice\n!cap_bogus *\n");
+	snprintf(good, sizeof(good), "conf=%s/good.conf", pam_test_dir);
+	snprintf(bad, sizeof(bad), "conf=%s/bad.conf", pam_test_dir);
+	snprintf(none, sizeof(none), "conf=%s/missing.conf", pam_test_dir);
+	pam_test_write("good.conf", "!cap_net_admin  alice\n");
+	pam_test_write("bad.conf", "!cap_net_admin  alice\n!cap_bogus *\n");
 
 	expect("session", good, "session", "bob", PAM_SUCCESS,
 	       "no matching line: module ignored, session opens");
@@ -164,12 +124,6 @@ int main(void)
 				   "default config /etc/security/capuns.conf is read (absent: fails)");
 	}
 
-	char path[256];
-
-	for (const char *f = "svc\0good.conf\0bad.conf\0"; *f; f += strlen(f) + 1) {
-		snprintf(path, sizeof(path), "%s/%s", dir, f);
-		unlink(path);
-	}
-	rmdir(dir);
+	pam_test_cleanup("svc\0good.conf\0bad.conf\0");
 	return tap_done();
 }

@@ -20,9 +20,11 @@
 #include <unistd.h>
 
 #include <security/pam_appl.h>
+#include <sys/capability.h>
 
 #include "capuns.h"
 #include "tap.h"
+#include "pam-test.h"
 
 #define NET_ADMIN 12
 #define FULL UINT64_C(0x1ffffffffff) /* capabilities 0-40 */
@@ -33,6 +35,7 @@
 static struct {
 	uint64_t userns;
 	unsigned bits;
+	uint64_t bound;  /* the bounding set */
 	bool setpcap;    /* CAP_SETPCAP in the effective set */
 	int lower_error; /* what a lowering answers (0: it works) */
 	char calls[256];
@@ -88,42 +91,37 @@ CAPUNS_API int capuns_strict_set(bool lock)
 	return 0;
 }
 
+CAPUNS_API int capuns_cap_last(void)
+{
+	return 40;
+}
+
+/* libcap's, which the module calls for strict=bset: PR_CAPBSET_DROP. */
+int cap_drop_bound(cap_value_t cap)
+{
+	record("drop_bound(%d) ", cap);
+	if (!t.setpcap) {
+		errno = EPERM;
+		return -1;
+	}
+	t.bound &= ~(UINT64_C(1) << cap);
+	return 0;
+}
+
 CAPUNS_API const char *capuns_strerror(int err)
 {
 	return strerror(err < 0 ? -err : err);
 }
 
-static char dir[] = "/tmp/capuns-pam-strict.XXXXXX";
-
-static int conv(int n, const struct pam_message **msg, struct pam_response **resp,
-		void *data)
-{
-	(void)n;
-	(void)msg;
-	(void)resp;
-	(void)data;
-	return PAM_CONV_ERR;
-}
-
-static void write_file(const char *name, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f || fputs(text, f) == EOF || fclose(f) != 0) {
-		printf("Bail out! cannot write %s\n", path);
-		exit(1);
-	}
-	chmod(path, 0644);
-}
+/* The PAM service of the next run(): its stack file in pam_test_dir. */
+static const char *service = "svc";
 
 /* The thread as a login process starts: root, full pU, no strict bit. */
 static void fresh(void)
 {
 	memset(&t, 0, sizeof(t));
 	t.userns = FULL;
+	t.bound = FULL;
 	t.setpcap = true;
 }
 
@@ -135,26 +133,13 @@ static void fresh(void)
  */
 static int run(const char *what, const char *user, const char *args)
 {
-	struct pam_conv c = { conv, NULL };
-	pam_handle_t *pamh = NULL;
 	const char *type = strcmp(what, "session") == 0 ? "session" : "auth";
 	char text[1024];
-	int r;
 
 	snprintf(text, sizeof(text), "%s required %s conf=%s/capuns.conf %s\n"
-		 "%s required pam_permit.so\n", type, PAM_CAPUNS_SO, dir, args, type);
-	write_file("svc", text);
-	r = pam_start_confdir("svc", user, &c, dir, &pamh);
-	if (r != PAM_SUCCESS)
-		return -1000 - r;
-	if (strcmp(what, "session") == 0)
-		r = pam_open_session(pamh, 0);
-	else if (strcmp(what, "setcred") == 0)
-		r = pam_setcred(pamh, PAM_ESTABLISH_CRED);
-	else
-		r = pam_setcred(pamh, PAM_DELETE_CRED);
-	pam_end(pamh, r);
-	return r;
+		 "%s required pam_permit.so\n", type, PAM_CAPUNS_SO, pam_test_dir, args, type);
+	pam_test_write(service, text);
+	return pam_test_call(service, what, user);
 }
 
 /* A session of user with args on a fresh thread; then the thread as it was left. */
@@ -172,11 +157,11 @@ static int run(const char *what, const char *user, const char *args)
 
 int main(void)
 {
-	if (!mkdtemp(dir)) {
+	if (!mkdtemp(pam_test_dir)) {
 		printf("Bail out! mkdtemp\n");
 		return 1;
 	}
-	write_file("capuns.conf", "!cap_net_admin  alice\n");
+	pam_test_write("capuns.conf", "!cap_net_admin  alice\n");
 
 	SESSION("alice", "", PAM_SUCCESS, LOWERED, STRICT | LOCKED,
 		RULE "strict_set(lock) ",
@@ -251,19 +236,34 @@ int main(void)
 	TAP_EQ(run("delcred", "alice", ""), PAM_SUCCESS, "delete credentials: succeeds");
 	TAP_EQ_STR(t.calls, "", "delete credentials: no call");
 
+	/*
+	 * systemd's user manager (PAM service systemd-user): systemd rewrites
+	 * the securebits of what it starts, so there the caps leave the
+	 * bounding set instead, unless strict= says otherwise.
+	 */
+#define DROPPED_BSET "drop_bound(12) "
+	service = "systemd-user";
+	SESSION("alice", "", PAM_SUCCESS, LOWERED, 0, RULE DROPPED_BSET,
+		"systemd-user: pU lowered, the cap dropped from the bounding set, no strict bit");
+	TAP_EQ(t.bound, LOWERED, "systemd-user: the bounding set lacks CAP_NET_ADMIN");
+	SESSION("bob", "", PAM_SUCCESS, FULL, 0, "", "systemd-user, no rule: not touched");
+	TAP_EQ(t.bound, FULL, "systemd-user, no rule: bounding set full");
+	SESSION("alice", "strict=lock", PAM_SUCCESS, LOWERED, STRICT | LOCKED,
+		RULE "strict_set(lock) ", "systemd-user with strict=lock: the argument wins");
+	fresh();
+	t.setpcap = false;
+	TAP_EQ(run("session", "alice", ""), PAM_SESSION_ERR,
+	       "systemd-user without CAP_SETPCAP: the bounding set cannot shrink, the session fails");
+	service = "svc";
+	SESSION("alice", "strict=bset", PAM_SUCCESS, LOWERED, 0, RULE DROPPED_BSET,
+		"strict=bset in another service: the bounding set");
+	TAP_EQ(t.bound, LOWERED, "strict=bset: the bounding set lacks CAP_NET_ADMIN");
+
 	/* A rule for everyone (*) is how every session gets the strict bit. */
-	write_file("capuns.conf", "all  *\n");
+	pam_test_write("capuns.conf", "all  *\n");
 	SESSION("bob", "", PAM_SUCCESS, FULL, STRICT | LOCKED, "get lower(0) strict_set(lock) ",
 		"'all *': nothing lowered, but every session gets the strict bit, locked");
 
-	{
-		char path[256];
-
-		for (const char *f = "svc\0capuns.conf\0"; *f; f += strlen(f) + 1) {
-			snprintf(path, sizeof(path), "%s/%s", dir, f);
-			unlink(path);
-		}
-	}
-	rmdir(dir);
+	pam_test_cleanup("svc\0systemd-user\0capuns.conf\0");
 	return tap_done();
 }
