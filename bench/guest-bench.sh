@@ -32,6 +32,18 @@ bench_with_others() {
 	return $rc
 }
 
+# After an unload the kernel frees the programs later (on 6.12, two were
+# still loaded 2 s after it, none after 20 s): a detached run must not
+# start before, or it measures the release.
+wait_released() {
+	i=0
+	while bpftool prog show 2>/dev/null | grep -q ' name capuns_'; do
+		i=$((i + 1))
+		[ $i -le 600 ] || { echo "capuns programs still loaded 60 s after unload" >&2; return 1; }
+		sleep 0.1
+	done
+}
+
 # Each configuration is a way to run capuns-bench in this boot.
 run_config() {
 	case "$1" in
@@ -43,7 +55,9 @@ run_config() {
 	# the BPF backend, detached and attached in the same boot (stock 6.1;
 	# stock-6.12-*: the same on Debian's stock 6.12)
 	stock-detached | stock-6.12-detached | stock-detached-aa | stock-6.12-detached-aa)
-		capuns-bpf unload >/dev/null 2>&1; capuns-bench ;;
+		capuns-bpf unload >/dev/null 2>&1
+		wait_released || return 1
+		capuns-bench ;;
 	stock-attached | stock-6.12-attached) capuns-bpf load >/dev/null && capuns-bench ;;
 	stock-attached-others | stock-6.12-attached-others)
 		capuns-bpf load >/dev/null && bench_with_others 1000 ;;
