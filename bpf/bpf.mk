@@ -58,3 +58,15 @@ $(B)/guest/capuns/tests/bpf-%.sh: tests/guest/bpf-%.sh
 # Argument checking of capuns-bpf, on the host.
 UNIT_TESTS += tests/unit/bpf-args.sh
 tests/unit/bpf-args.sh: $(B)/capuns-bpf
+
+# The loader's pin functions on the host, with the sanitizers: failures of
+# the file system and injected failures of system calls (--wrap), so that
+# nothing needs a bpf filesystem or a loadable kernel.
+UNIT_TESTS += $(B)/tests/unit/bpf-pins
+BPF_PINS_WRAP := -Wl,--wrap=statfs,--wrap=mkdir,--wrap=open,--wrap=rename
+
+$(B)/tests/unit/bpf-pins: tests/unit/bpf-pins.c tests/unit/tap.h bpf/pins.c bpf/loader.h bpf/capuns-bpf.h \
+			  include/capuns-bpf-abi.h include/capuns-abi.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ibpf -Itests/unit $(CFLAGS) $(WARN) $(SAN) $(LDFLAGS) $(BPF_PINS_WRAP) \
+		-o $@ $< bpf/pins.c $(CAPUNS_BPF_LIB_LDLIBS)

@@ -39,6 +39,11 @@ struct capuns_bpf;
 
 /* Diagnostics on stderr, "capuns-bpf: " first. */
 void loader_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * For a call that failed with errno: the message, ": strerror(errno)"
+ * appended, and -errno as it was before the message (stdio may change it).
+ */
+int loader_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- pins.c ------------------------------------------------------------ */
 int pins_path(char *buf, size_t len, const char *dir, const char *name);

@@ -28,15 +28,37 @@
 #include "capuns-bpf.h"
 #include "loader.h"
 
+static void loader_vmsg(int err, const char *fmt, va_list ap)
+{
+	fputs("capuns-bpf: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+}
+
 void loader_msg(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("capuns-bpf: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	loader_vmsg(0, fmt, ap);
 	va_end(ap);
+}
+
+int loader_errno(const char *fmt, ...)
+{
+	/* First: the stdio below may set errno (stderr on a full disk, closed). */
+	int err = errno;
+	va_list ap;
+
+	/* A failure that left errno at 0 must not read as a success. */
+	if (err <= 0)
+		err = EIO;
+	va_start(ap, fmt);
+	loader_vmsg(err, fmt, ap);
+	va_end(ap);
+	return -err;
 }
 
 int pins_path(char *buf, size_t len, const char *dir, const char *name)
@@ -50,10 +72,8 @@ int pins_check_fs(void)
 {
 	struct statfs st;
 
-	if (statfs(PIN_ROOT, &st) < 0) {
-		loader_msg("%s: %s", PIN_ROOT, strerror(errno));
-		return -errno;
-	}
+	if (statfs(PIN_ROOT, &st) < 0)
+		return loader_errno("%s", PIN_ROOT);
 	if (st.f_type != BPF_FS_MAGIC) {
 		loader_msg("no bpf filesystem at %s (mount -t bpf bpf %s)", PIN_ROOT, PIN_ROOT);
 		return -ENODEV;
@@ -65,20 +85,14 @@ int pins_lock(bool create)
 {
 	int fd;
 
-	if (create && mkdir(PIN_DIR, 0755) < 0 && errno != EEXIST) {
-		loader_msg("mkdir %s: %s", PIN_DIR, strerror(errno));
-		return -errno;
-	}
+	if (create && mkdir(PIN_DIR, 0755) < 0 && errno != EEXIST)
+		return loader_errno("mkdir %s", PIN_DIR);
 	fd = open(PIN_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno != ENOENT)
-			loader_msg("%s: %s", PIN_DIR, strerror(errno));
-		return -errno;
-	}
+	if (fd < 0)
+		return errno == ENOENT ? -ENOENT : loader_errno("%s", PIN_DIR);
 	if (flock(fd, LOCK_EX) < 0) {
-		int err = -errno;
+		int err = loader_errno("lock %s", PIN_DIR);
 
-		loader_msg("lock %s: %s", PIN_DIR, strerror(errno));
 		close(fd);
 		return err;
 	}
@@ -93,34 +107,28 @@ int pins_remove_tree(const char *dir)
 	DIR *d;
 
 	d = opendir(dir);
-	if (!d) {
-		if (errno == ENOENT)
-			return 0;
-		loader_msg("%s: %s", dir, strerror(errno));
-		return -errno;
-	}
+	if (!d)
+		return errno == ENOENT ? 0 : loader_errno("%s", dir);
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (pins_path(path, sizeof(path), dir, de->d_name) || unlink(path) < 0) {
-			err = -errno;
-			loader_msg("unlink %s/%s: %s", dir, de->d_name, strerror(errno));
+		if (pins_path(path, sizeof(path), dir, de->d_name)) {
+			loader_msg("%s/%s: %s", dir, de->d_name, strerror(ENAMETOOLONG));
+			err = -ENAMETOOLONG;
+		} else if (unlink(path) < 0) {
+			err = loader_errno("unlink %s", path);
 		}
 	}
 	closedir(d);
-	if (rmdir(dir) < 0 && errno != ENOENT) {
-		err = -errno;
-		loader_msg("rmdir %s: %s", dir, strerror(errno));
-	}
+	if (rmdir(dir) < 0 && errno != ENOENT)
+		err = loader_errno("rmdir %s", dir);
 	return err;
 }
 
 int pins_unlink(const char *path)
 {
-	if (unlink(path) < 0 && errno != ENOENT) {
-		loader_msg("unlink %s: %s", path, strerror(errno));
-		return -errno;
-	}
+	if (unlink(path) < 0 && errno != ENOENT)
+		return loader_errno("unlink %s", path);
 	return 0;
 }
 
@@ -184,15 +192,13 @@ int pins_swap_links(void)
 	err = pins_remove_tree(LINKS_OLD);
 	if (err)
 		return err;
-	if (rename(LINKS_DIR, LINKS_OLD) < 0 && errno != ENOENT) {
-		loader_msg("rename %s: %s", LINKS_DIR, strerror(errno));
-		return -errno;
-	}
+	if (rename(LINKS_DIR, LINKS_OLD) < 0 && errno != ENOENT)
+		return loader_errno("rename %s", LINKS_DIR);
 	if (rename(LINKS_NEW, LINKS_DIR) < 0) {
-		err = -errno;
-		loader_msg("rename %s: %s", LINKS_NEW, strerror(errno));
+		err = loader_errno("rename %s", LINKS_NEW);
 		/* Put the old links back: they still enforce. */
-		rename(LINKS_OLD, LINKS_DIR);
+		if (rename(LINKS_OLD, LINKS_DIR) < 0 && errno != ENOENT)
+			(void)loader_errno("rename %s back", LINKS_OLD);
 		return err;
 	}
 	return pins_remove_tree(LINKS_OLD);
@@ -233,10 +239,8 @@ int capuns_bpf_unload(void)
 	for (size_t i = 0; i < sizeof(pins) / sizeof(pins[0]); i++)
 		if ((e = pins_unlink(pins[i])))
 			err = e;
-	if (rmdir(PIN_DIR) < 0) {
-		err = -errno;
-		loader_msg("rmdir %s: %s", PIN_DIR, strerror(errno));
-	}
+	if (rmdir(PIN_DIR) < 0)
+		err = loader_errno("rmdir %s", PIN_DIR);
 	close(lock);
 	return err;
 }

@@ -195,10 +195,8 @@ static int init_config(struct capuns_bpf *skel, const struct capuns_bpf_load_opt
 	cfg.creds_per_uid = opts->max_creds_per_uid ? opts->max_creds_per_uid
 						    : (creds / 4 ? creds / 4 : 1);
 	snprintf(cfg.version, sizeof(cfg.version), "%s", CAPUNS_VERSION);
-	if (bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY) < 0) {
-		loader_msg("write config: %s", strerror(errno));
-		return -errno;
-	}
+	if (bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY) < 0)
+		return loader_errno("write config");
 	return 0;
 }
 
@@ -217,10 +215,8 @@ static int attach_hooks(struct capuns_bpf *skel)
 	err = pins_remove_tree(LINKS_NEW); /* left over by a crashed load */
 	if (err)
 		return err;
-	if (mkdir(LINKS_NEW, 0700) < 0) {
-		loader_msg("mkdir %s: %s", LINKS_NEW, strerror(errno));
-		return -errno;
-	}
+	if (mkdir(LINKS_NEW, 0700) < 0)
+		return loader_errno("mkdir %s", LINKS_NEW);
 	for (int i = 0; i < s->prog_cnt; i++) {
 		const struct bpf_program *prog = *s->progs[i].prog;
 		struct bpf_link *link = *s->progs[i].link;
@@ -249,10 +245,8 @@ static int pin_tasks(struct capuns_bpf *skel)
 		loader_msg("pin %s: %s", TASKS_NEW, strerror(-err));
 		return err;
 	}
-	if (chmod(TASKS_NEW, 0444) < 0 || rename(TASKS_NEW, TASKS_PIN) < 0) {
-		loader_msg("publish %s: %s", TASKS_PIN, strerror(errno));
-		return -errno;
-	}
+	if (chmod(TASKS_NEW, 0444) < 0 || rename(TASKS_NEW, TASKS_PIN) < 0)
+		return loader_errno("publish %s", TASKS_PIN);
 	return 0;
 }
 

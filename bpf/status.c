@@ -163,8 +163,7 @@ int capuns_bpf_monitor(const struct capuns_bpf_monitor_opts *opts)
 	}
 	rb = ring_buffer__new(fd, on_ringbuf, &m, NULL);
 	if (!rb) {
-		err = -errno;
-		loader_msg("ring buffer: %s", strerror(errno));
+		err = loader_errno("ring buffer");
 		close(fd);
 		return err;
 	}

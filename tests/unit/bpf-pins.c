@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The loader's pin functions (bpf/pins.c) on the host, where nothing can
+ * be loaded: each is made to fail, by the file system itself (a directory
+ * where a pin should be, a file where a directory should be) or by an
+ * injected failure of the system call (linked with --wrap), and must
+ * return the errno of that failure and name it in its message.  stderr is
+ * pointed at /dev/full while it runs, so that the message's own stdio
+ * fails with ENOSPC: a function that reads errno after its message
+ * returns -ENOSPC instead.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "loader.h"
+#include "tap.h"
+
+/* ---- injected failures ---------------------------------------------------- */
+
+/* The next call of `call` (on `path`, or on any path when NULL) fails with err. */
+static struct {
+	const char *call, *path;
+	int err;
+} inject;
+
+static void fail_next(const char *call, const char *path, int err)
+{
+	inject.call = call;
+	inject.path = path;
+	inject.err = err;
+}
+
+static bool injected(const char *call, const char *path)
+{
+	if (!inject.call || strcmp(inject.call, call) || (inject.path && strcmp(inject.path, path)))
+		return false;
+	errno = inject.err;
+	inject.call = NULL;
+	return true;
+}
+
+int __real_statfs(const char *path, struct statfs *st);
+int __wrap_statfs(const char *path, struct statfs *st)
+{
+	return injected("statfs", path) ? -1 : __real_statfs(path, st);
+}
+
+int __real_mkdir(const char *path, mode_t mode);
+int __wrap_mkdir(const char *path, mode_t mode)
+{
+	return injected("mkdir", path) ? -1 : __real_mkdir(path, mode);
+}
+
+int __real_open(const char *path, int flags, ...);
+int __wrap_open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	va_list ap;
+
+	if (injected("open", path))
+		return -1;
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	return __real_open(path, flags, mode);
+}
+
+int __real_rename(const char *from, const char *to);
+int __wrap_rename(const char *from, const char *to)
+{
+	return injected("rename", from) ? -1 : __real_rename(from, to);
+}
+
+/* ---- stderr --------------------------------------------------------------- */
+
+static int saved_stderr = -1;
+static char msg_path[] = "/tmp/capuns-bpf-pins.XXXXXX";
+
+/* Messages to /dev/full (every write fails with ENOSPC) or to a file. */
+static void stderr_to(bool full)
+{
+	int fd = full ? open("/dev/full", O_WRONLY | O_CLOEXEC)
+		      : open(msg_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+	if (fd < 0 || dup2(fd, STDERR_FILENO) < 0) {
+		perror("stderr");
+		exit(2);
+	}
+	close(fd);
+	clearerr(stderr);
+}
+
+static void stderr_back(void)
+{
+	fflush(stderr);
+	if (dup2(saved_stderr, STDERR_FILENO) < 0)
+		exit(2);
+	clearerr(stderr);
+}
+
+/* What the last stderr_to(false) collected. */
+static const char *messages(void)
+{
+	static char buf[4096];
+	FILE *f = fopen(msg_path, "re");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * Run expr twice: with the message going nowhere (its result is checked)
+ * and with the message collected (it must name the errno).
+ */
+#define CHECK_ERRNO(expr, want, what)                                                   \
+	do {                                                                            \
+		char want_msg_[256];                                                    \
+		int got_;                                                               \
+		prepare();                                                              \
+		stderr_to(true);                                                        \
+		arm();                                                                  \
+		got_ = (expr);                                                          \
+		stderr_back();                                                          \
+		TAP_EQ(got_, -(want), "%s: -%s, though the message failed with ENOSPC", \
+		       what, strerrorname_np(want));                                    \
+		prepare();                                                              \
+		stderr_to(false);                                                       \
+		arm();                                                                  \
+		got_ = (expr);                                                          \
+		stderr_back();                                                          \
+		snprintf(want_msg_, sizeof(want_msg_), ": %s\n", strerror(want));      \
+		if (!tap_ok(got_ == -(want) && strstr(messages(), want_msg_),           \
+			    "%s: the message names %s", what, strerrorname_np(want)))   \
+			printf("#   returned %d, message '%s'\n", got_, messages());     \
+	} while (0)
+
+static char dir[] = "/tmp/capuns-bpf-pins-dir.XXXXXX";
+static char path[512], sub[512];
+
+/* Per case: what is set up before each run, and what is injected. */
+static void (*prepare)(void);
+static void (*arm)(void);
+static void nothing(void) {}
+
+static void make_subdir(void)
+{
+	if (mkdir(sub, 0700) < 0 && errno != EEXIST)
+		exit(2);
+}
+
+static void make_file(void)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		exit(2);
+	close(fd);
+}
+
+static void arm_statfs(void) { fail_next("statfs", PIN_ROOT, EACCES); }
+static void arm_mkdir(void) { fail_next("mkdir", PIN_DIR, EROFS); }
+static void arm_open(void) { fail_next("open", PIN_DIR, EACCES); }
+static void arm_rename(void) { fail_next("rename", LINKS_DIR, EBUSY); }
+
+static int errno_after_message(void)
+{
+	errno = EPERM;
+	return loader_errno("%s", "something");
+}
+
+static int errno_zero(void)
+{
+	errno = 0;
+	return loader_errno("%s", "something");
+}
+
+int main(void)
+{
+	int fd;
+
+	saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	fd = mkstemp(msg_path);
+	if (saved_stderr < 0 || fd < 0 || !mkdtemp(dir))
+		return 2;
+	close(fd);
+	snprintf(path, sizeof(path), "%s/file", dir);
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+
+	prepare = nothing;
+	arm = nothing;
+	CHECK_ERRNO(errno_after_message(), EPERM, "loader_errno()");
+	/* errno 0 after a failure must still fail (closed). */
+	CHECK_ERRNO(errno_zero(), EIO, "loader_errno() with errno 0");
+
+	/* The file system says no. */
+	prepare = make_subdir;
+	CHECK_ERRNO(pins_unlink(sub), EISDIR, "pins_unlink() of a directory");
+	prepare = make_file;
+	CHECK_ERRNO(pins_remove_tree(path), ENOTDIR, "pins_remove_tree() of a file");
+
+	/* The system call says no (the pin root is not on this host). */
+	prepare = nothing;
+	arm = arm_statfs;
+	CHECK_ERRNO(pins_check_fs(), EACCES, "pins_check_fs(), statfs failing");
+	arm = arm_mkdir;
+	CHECK_ERRNO(pins_lock(true), EROFS, "pins_lock(), mkdir failing");
+	arm = arm_open;
+	CHECK_ERRNO(pins_lock(false), EACCES, "pins_lock(), open failing");
+	arm = arm_rename;
+	CHECK_ERRNO(pins_swap_links(), EBUSY, "pins_swap_links(), rename failing");
+
+	unlink(path);
+	rmdir(sub);
+	rmdir(dir);
+	unlink(msg_path);
+	return tap_done();
+}
