@@ -15,7 +15,7 @@
 /*
  * lsm/capable, after cap_capable() granted: the same walk with the sets as
  * the series sees them (pE & bound in the cred's own namespace) and the
- * owner grant bounded by pU & mask (rule 11).  The backend's id-map
+ * owner grant bounded by what the owner's namespaces would get (rule 11).  The backend's id-map
  * waiver is cm_map_root()'s rule 11, stated once for both backends.
  */
 bool bpf_lsm_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
@@ -30,7 +30,7 @@ bool bpf_lsm_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, 
  */
 void bpf_record_userns_entry(struct cm_sys *sys, struct cm_cred *c)
 {
-	c->pU = c->bound = series_userns_entry_set(sys, c, c->uns_strict & CM_BPF_STRICT);
+	c->pU = c->bound = series_userns_entry_set(sys, c);
 	c->uns_strict = 0;
 	enter_userns_stock(sys, c);
 }
@@ -59,7 +59,7 @@ bool bpf_ptrace_access_check(const struct cm_sys *sys, const struct cm_cred *tra
 {
 	cm_caps caller = series_view(tracer, fscreds ? tracer->pE : tracer->pP);
 
-	return series_userns_may_control(tracer, tracee) &&
+	return series_userns_may_control(sys, tracer, tracee) &&
 	       (tracer->ns != tracee->ns ||
 		cap_ptrace_subset(sys, tracer, caller, tracee, series_view(tracee, tracee->pP)));
 }

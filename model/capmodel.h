@@ -145,7 +145,8 @@ void cm_cred_init_root(const struct cm_sys *sys, struct cm_cred *c);
 
 /*
  * Capability checks as security_capable() makes them: cap_capable() of 6.1,
- * with the owner grant bounded by pU & mask on the series (rule 11), then,
+ * with the owner grant bounded by what the owner's namespaces would get
+ * on the series (rule 11), then,
  * on CM_BPF, the backend's lsm/capable (the same rule on its own sets).
  */
 bool cm_ns_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap);

@@ -156,7 +156,7 @@ bool cap_ptrace_subset(const struct cm_sys *sys, const struct cm_cred *tracer, c
 bool cm_ptrace_attach(const struct cm_sys *sys, const struct cm_cred *tracer,
 		      const struct cm_cred *tracee, bool fscreds)
 {
-	if (is_series_kernel(sys) && !series_userns_may_control(tracer, tracee))
+	if (is_series_kernel(sys) && !series_userns_may_control(sys, tracer, tracee))
 		return false;
 	if (!cap_ptrace_subset(sys, tracer, fscreds ? tracer->pE : tracer->pP, tracee, tracee->pP))
 		return false;

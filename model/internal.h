@@ -26,6 +26,9 @@
  *      CAP_SYS_ADMIN over the namespace
  *  10  rule 12 (R12): ptrace attach without the pU subset test (the
  *      differential runner has no ptrace: the unit tests catch it)
+ *  11  rules 11 and 12 measure the owner and the tracer by pU & mask,
+ *      forgetting that under the strict bit their namespaces also lose
+ *      what X lacks (rule 3a)
  */
 #ifndef CAPMODEL_INTERNAL_H
 #define CAPMODEL_INTERNAL_H
@@ -59,6 +62,16 @@ static inline bool subset(cm_caps a, cm_caps b)
 static inline bool securebit_set(const struct cm_cred *c, int bit)
 {
 	return c->securebits & CM_SECBIT(bit);
+}
+
+/*
+ * Rule 3a's marker of a restriction imposed by privileged code: the
+ * securebit on the series, the backend's own flag on BPF (neither can be
+ * set on the other).
+ */
+static inline bool userns_strict(const struct cm_cred *c)
+{
+	return securebit_set(c, CM_SECURE_USERNS_STRICT_CAPS) || (c->uns_strict & CM_BPF_STRICT);
 }
 
 /* The kernel series: pU in struct cred, CAP_SYS_CONTROL, the sysctls. */
@@ -105,13 +118,14 @@ void enter_userns_stock(const struct cm_sys *sys, struct cm_cred *c);
 unsigned int series_secure_bits(void);
 long series_prctl_cap_userns(const struct cm_sys *sys, struct cm_cred *c, uint64_t op,
 			     uint64_t cap, uint64_t a4, uint64_t a5);
-cm_caps series_userns_entry_set(const struct cm_sys *sys, const struct cm_cred *c, bool strict);
+cm_caps series_userns_entry_set(const struct cm_sys *sys, const struct cm_cred *c);
 void series_enter_userns(const struct cm_sys *sys, struct cm_cred *c);
 cm_caps series_setuid_exec_userns(cm_caps pU, cm_caps x, bool strict);
 void series_exec_setuid_root(const struct cm_cred *old, struct cm_cred *new, uint32_t root_uid);
 bool series_owner_may_use(const struct cm_sys *sys, const struct cm_cred *c, int cap);
 bool series_idmap_is_self(const struct cm_ns *n, const struct cm_cred *writer);
-bool series_userns_may_control(const struct cm_cred *tracer, const struct cm_cred *tracee);
+bool series_userns_may_control(const struct cm_sys *sys, const struct cm_cred *tracer,
+			       const struct cm_cred *tracee);
 void series_umh_cred(const struct cm_sys *sys, struct cm_cred *helper);
 
 /* ---- bpf.c: the BPF-LSM backend ---------------------------------------- */

@@ -20,7 +20,7 @@ $(MODEL_UNIT): $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(MODEL_SRC) $
 # cases too: model-mutants.sh runs model-rules built with each one.  Rule
 # 12 (mutation 10) has no differential counterpart, so this is where it is
 # caught.
-MODEL_MUTATIONS := 1 2 3 4 5 6 7 8 9 10
+MODEL_MUTATIONS := 1 2 3 4 5 6 7 8 9 10 11
 MODEL_MUTANT_BINS := $(patsubst %,$(B)/tests/unit/model-rules-mutant-%,$(MODEL_MUTATIONS))
 UNIT_TESTS += tests/unit/model-mutants.sh
 tests/unit/model-mutants.sh: $(MODEL_MUTANT_BINS)

@@ -57,14 +57,15 @@ long series_prctl_cap_userns(const struct cm_sys *sys, struct cm_cred *c, uint64
 }
 
 /*
- * SPEC rule 3a and 3b: p'U = pU ∩ (strict ? X : all) ∩ mask.  strict is the
- * securebit on the series, the backend's own flag on BPF.
+ * Rules 3a and 3b: what a namespace created or joined by c gets,
+ * p'U = pU ∩ (strict ? X : all) ∩ mask.  Rules 11 and 12 measure the
+ * owner and the tracer by the same set.
  */
-cm_caps series_userns_entry_set(const struct cm_sys *sys, const struct cm_cred *c, bool strict)
+cm_caps series_userns_entry_set(const struct cm_sys *sys, const struct cm_cred *c)
 {
 	cm_caps pU = c->pU;
 
-	if (strict && !MUTANT(1))
+	if (userns_strict(c) && !MUTANT(1))
 		pU &= series_view(c, c->X); /* 3a */
 	if (!MUTANT(3))
 		pU &= sys->mask; /* 3b */
@@ -74,8 +75,7 @@ cm_caps series_userns_entry_set(const struct cm_sys *sys, const struct cm_cred *
 /* SPEC rule 3c: X = pP = pE = p'U (pI, pA, securebits: classic.c). */
 void series_enter_userns(const struct cm_sys *sys, struct cm_cred *c)
 {
-	c->pU = series_userns_entry_set(sys, c,
-					securebit_set(c, CM_SECURE_USERNS_STRICT_CAPS));
+	c->pU = series_userns_entry_set(sys, c);
 	c->X = c->pP = c->pE = c->pU;
 }
 
@@ -106,13 +106,23 @@ void series_exec_setuid_root(const struct cm_cred *old, struct cm_cred *new, uin
 }
 
 /*
+ * The set rules 11 and 12 measure a credential by: what its namespaces
+ * would get (rules 3a and 3b).  pU alone is no bound: a strict login
+ * whose X lacks a cap keeps it in pU.
+ */
+static cm_caps could_give(const struct cm_sys *sys, const struct cm_cred *c)
+{
+	return MUTANT(11) ? c->pU & sys->mask : series_userns_entry_set(sys, c);
+}
+
+/*
  * SPEC rule 11 (R11): the owner of a namespace, acting from its parent,
- * holds a capability over it (and below) only if the cap is in its pU &
- * the mask: no more than it could hold inside.
+ * holds a capability over it (and below) only if its own new namespaces
+ * would hold it: no more than it could hold inside.
  */
 bool series_owner_may_use(const struct cm_sys *sys, const struct cm_cred *c, int cap)
 {
-	return MUTANT(8) || cap_in(c->pU & sys->mask, cap);
+	return MUTANT(8) || cap_in(could_give(sys, c), cap);
 }
 
 /*
@@ -128,12 +138,14 @@ bool series_idmap_is_self(const struct cm_ns *n, const struct cm_cred *writer)
 
 /*
  * SPEC rule 12 (R12): a tracer may attach to (PTRACE_MODE_ATTACH), or be
- * asked to trace (PTRACE_TRACEME by), a task only if the task's pU is
- * within the tracer's.  No CAP_SYS_PTRACE bypass.
+ * asked to trace (PTRACE_TRACEME by), a task only if what the task's
+ * namespaces would get is within what the tracer's would.  No
+ * CAP_SYS_PTRACE bypass.
  */
-bool series_userns_may_control(const struct cm_cred *tracer, const struct cm_cred *tracee)
+bool series_userns_may_control(const struct cm_sys *sys, const struct cm_cred *tracer,
+			       const struct cm_cred *tracee)
 {
-	return MUTANT(10) || subset(tracee->pU, tracer->pU);
+	return MUTANT(10) || subset(could_give(sys, tracee), could_give(sys, tracer));
 }
 
 /*

@@ -561,7 +561,7 @@ static void test_namespaces(void)
 	tap_ok(cm_ns_capable(&sys, &a, deeper.ns, SYS_ADMIN),
 	       "owner grant: alice (euid owns the chain) has every cap two levels down");
 
-	/* Rule 11 (R11): the owner grant covers pU & mask only. */
+	/* Rule 11 (R11): the owner grant covers pU & mask (& X if strict) only. */
 	tap_ok(!cm_ns_capable(&sys, &hold, deeper.ns, SYS_ADMIN),
 	       "rule 11: an owner without CAP_SYS_ADMIN in pU lacks it over its child");
 	struct cm_cred owner = a;
@@ -827,6 +827,43 @@ static void test_ptrace(void)
 	       "rule 12: across namespaces too (CAP_SYS_PTRACE over the tracee's does not help)");
 }
 
+/*
+ * Rules 11 and 12 under the strict bit: a login that root made strict,
+ * NET_RAW dropped from X and pU left full (pam_cap and pam_capuns), is
+ * measured by what its namespaces get (pU & X), not by pU.
+ */
+static void test_strict_owner_and_tracer(enum cm_flavour flavour, const char *name)
+{
+	struct cm_sys sys;
+	struct cm_cred c, kid, free_task;
+
+	cm_sys_init(&sys, flavour);
+	cm_cred_init_root(&sys, &c);
+	if (flavour == CM_BPF)
+		cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_BPF_OP_STRICT_SET, 3, 0, 0);
+	else
+		cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x300, 0, 0, 0);
+	cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, NET_RAW, 0, 0, 0);
+	cm_setgid_all(&sys, &c, ALICE);
+	cm_setresuid(&sys, &c, ALICE, ALICE, ALICE);
+	cm_execve(&sys, &c, &plain);
+	tap_ok(((c.pU >> NET_RAW) & 1) && !((c.X >> NET_RAW) & 1),
+	       "%s: a strict login: NET_RAW in pU, not in X", name);
+	kid = c;
+	unshare_r(&sys, &kid);
+	tap_ok(!((kid.pU >> NET_RAW) & 1), "%s: rule 3a: its namespace lacks NET_RAW", name);
+	tap_ok(!cm_ns_capable(&sys, &c, kid.ns, NET_RAW),
+	       "%s: rule 11: the strict owner lacks NET_RAW over its child (fd passing)", name);
+	tap_ok(cm_ns_capable(&sys, &c, kid.ns, SYS_ADMIN),
+	       "%s: rule 11: it keeps what its namespaces get", name);
+	login(&sys, &free_task, ALICE);
+	tap_ok(!cm_ptrace_attach(&sys, &c, &free_task, false),
+	       "%s: rule 12: the strict tracer does not attach to an unrestricted task", name);
+	tap_ok(cm_ptrace_attach(&sys, &free_task, &c, false),
+	       "%s: rule 12: the unrestricted task attaches to the strict one", name);
+	tap_ok(cm_ptrace_attach(&sys, &c, &c, false), "%s: rule 12: a strict twin: allowed", name);
+}
+
 int main(void)
 {
 	test_init();
@@ -842,5 +879,7 @@ int main(void)
 	test_umh();
 	test_bpf_backend();
 	test_ptrace();
+	test_strict_owner_and_tracer(CM_PATCHED, "series");
+	test_strict_owner_and_tracer(CM_BPF, "bpf");
 	return tap_done();
 }
