@@ -477,20 +477,37 @@ static __always_inline void kill_current(const struct cred *c, enum capuns_bpf_r
 
 /* ---- SPEC rule 3: credentials enter a user namespace ------------------- */
 
+static __always_inline __u64 userns_of(const struct capuns_bpf_cred *s)
+{
+	return s ? s->userns : full_set();
+}
+
+/*
+ * Rules 3a and 3b: what a namespace created or joined by a credential in
+ * state s (NULL: default state) gets, its X as the series sees it being
+ * x: pU, & X under the strict bit, & the system mask.
+ */
+static __always_inline __u64 entry_set(const struct capuns_bpf_cred *s, __u64 x)
+{
+	__u64 set = userns_of(s) & system_mask();
+
+	if (s && (s->flags & CAPUNS_BPF_STRICT))
+		set &= x;
+	return set;
+}
+
 /*
  * Rule 3 for the state s (NULL: default state) of a credential whose X as
- * the series sees it (kernel bset & bound) was x before the entry.
- * strict: pU &= X; mask: pU &= mask; then X = pP = pE = pU ("bound"),
- * securebits reset (the strict bits live here, so they are cleared too).
+ * the series sees it (kernel bset & bound) was x before the entry:
+ * p'U = entry_set(), then X = pP = pE = p'U ("bound"), securebits reset
+ * (the strict bits live here, so they are cleared too).
  */
 static __always_inline struct capuns_bpf_cred entered(const struct capuns_bpf_cred *s, __u64 x,
 						      __u64 ns, const struct cred *c)
 {
 	struct capuns_bpf_cred n = s ? *s : default_state(c);
 
-	if (n.flags & CAPUNS_BPF_STRICT)
-		n.userns &= x;
-	n.userns &= system_mask();
+	n.userns = entry_set(&n, x);
 	n.bound = n.userns;
 	n.xset = n.userns;
 	n.flags = 0;
@@ -575,16 +592,21 @@ static __always_inline struct capuns_bpf_cred *cred_state_get_or_create(const st
 	return s;
 }
 
-static __always_inline __u64 userns_of(const struct capuns_bpf_cred *s)
-{
-	return s ? s->userns : full_set();
-}
-
 /* The sets of the series: the kernel's, cut down to the bound. */
 static __always_inline __u64 series_set(const struct cred *c, const struct capuns_bpf_cred *s,
 					enum cred_set which)
 {
 	return cap_read(c, which) & (s ? s->bound : full_set());
+}
+
+/*
+ * What a namespace that c creates or joins now would get.  Rules 11 and
+ * 12 measure the owner and the tracer by it, not by pU: a strict login
+ * whose X lacks a cap keeps that cap in pU.
+ */
+static __always_inline __u64 could_give(const struct cred *c, const struct capuns_bpf_cred *s)
+{
+	return entry_set(s, series_set(c, s, SET_BSET));
 }
 
 /*
@@ -766,16 +788,17 @@ int BPF_PROG(capuns_bprm_creds_from_file, struct linux_binprm *bprm, struct file
 /*
  * cap_capable() with the series' sets: the user namespace walk from
  * target up to the credential's own, where pE (kernel pE & bound) decides,
- * and SPEC rule 11 (R11): the owner (euid) of a namespace acting from its
- * parent holds a capability over it and its descendants only when the cap
- * is in its pU & the system mask; otherwise the walk goes on up.
+ * and rule 11 (docs/rules.md): the owner (euid) of a namespace acting from
+ * its parent holds a capability over it and its descendants only when its
+ * own new namespaces would hold the cap (could_give()); otherwise the walk
+ * goes on up.
  */
 static __always_inline int rules_capable(const struct cred *c, const struct capuns_bpf_cred *s,
 					 const struct user_namespace *target, int cap)
 {
 	const struct user_namespace *home = user_ns_of(c), *ns = target, *parent;
 	__u32 home_level = ns_level(home), euid = BPF_CORE_READ(c, euid.val);
-	__u64 bit = cap_bit(cap);
+	__u64 bit = cap_bit(cap), owner_set = could_give(c, s);
 
 	for (int i = 0; i <= MAX_USERNS_LEVEL; i++) {
 		if (!ns)
@@ -785,8 +808,7 @@ static __always_inline int rules_capable(const struct cred *c, const struct capu
 		if (ns_level(ns) <= home_level)
 			return 0;
 		parent = BPF_CORE_READ(ns, parent);
-		if (parent == home && BPF_CORE_READ(ns, owner.val) == euid &&
-		    (userns_of(s) & system_mask() & bit))
+		if (parent == home && BPF_CORE_READ(ns, owner.val) == euid && (owner_set & bit))
 			return 1;
 		ns = parent;
 	}
@@ -851,7 +873,7 @@ static __always_inline int idmap_needs_admin(const struct cred *c, const struct 
 
 	return (cap == CAP_SETUID || cap == CAP_SETGID) && ns == user_ns_of(c) &&
 	       !(series_set(c, s, SET_EFFECTIVE) & admin) &&
-	       !(userns_of(s) & system_mask() & admin) && in_map_write();
+	       !(could_give(c, s) & admin) && in_map_write();
 }
 
 /*
@@ -898,7 +920,8 @@ static __always_inline int subset_or_capable(const struct cred *tracer, const st
 }
 
 /*
- * SPEC rule 12 (R12) for an attach (attach) of tracer to tracee, then
+ * Rule 12 for an attach (attach) of tracer to tracee: what the tracee's
+ * namespaces would get within what the tracer's would; then
  * commoncap's subset test on the series' sets (PTRACE_MODE_FSCREDS: the
  * tracer's effective set, else its permitted set; same namespace only, as
  * commoncap: across namespaces it asked ns_capable(), which lsm/capable
@@ -911,7 +934,7 @@ static __always_inline int may_trace(const struct cred *tracer, const struct cre
 
 	if (!ts && !cs)
 		return 0; /* fast path: the kernel's sets are the series' */
-	if (attach && (userns_of(cs) & ~userns_of(ts)))
+	if (attach && (could_give(tracee, cs) & ~could_give(tracer, ts)))
 		return deny(tracer, -1, ns_level(user_ns_of(tracee)), CAPUNS_BPF_DENY_PTRACE, -EPERM, 1);
 	if (user_ns_of(tracer) == user_ns_of(tracee) &&
 	    !subset_or_capable(tracer, ts, series_set(tracer, ts, fscreds ? SET_EFFECTIVE : SET_PERMITTED),

@@ -180,7 +180,7 @@ enum capuns_bpf_reason {
 	CAPUNS_BPF_KILL_SETNS = 5,
 	/* Credential transfer could not be recorded: task killed. */
 	CAPUNS_BPF_KILL_TRANSFER = 6,
-	/* ptrace access refused: the tracee's pU is not within the tracer's. */
+	/* ptrace access refused: the tracee's namespaces would get more than the tracer's. */
 	CAPUNS_BPF_DENY_PTRACE = 7,
 };
 

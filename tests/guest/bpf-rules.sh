@@ -74,7 +74,7 @@ expect_eq "securebits reset at entry: strict is clear inside" \
 	"$($UNS strict-set -- /usr/bin/unshare -U -r $UNS strict-get)" 0x0
 
 # Rule 11 (R11): the owner of a namespace, acting from its parent, holds a
-# capability over it only if the cap is in its pU & the mask.  alice at
+# capability over it only if its own new namespaces would hold the cap.  alice at
 # depth 1 without cap_sys_admin in pU cannot join the depth-2 namespace she
 # created (setns needs CAP_SYS_ADMIN there); with it she can.
 owner_joins() { # [lower CAP]: can alice at depth 1 join her depth-2 namespace?
