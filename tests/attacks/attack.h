@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -153,22 +154,21 @@ static inline int net_admin_in_new_ns(void)
 }
 
 /*
- * The owner path (SPEC rule 11): the calling task, whose pU lacks cap,
- * forks a child that creates a user and a network namespace (so the
- * caller owns both) and a socket in it.  The child tries op itself
+ * The owner path (rule 11): the calling task, whose new namespaces would
+ * lack cap, forks a child that creates a user and a network namespace (so
+ * the caller owns both) and a socket in it.  The child tries op itself
  * (denied: the namespace lacks cap), then passes the socket back over
  * SCM_RIGHTS, and the caller, the namespace's owner acting from the
  * parent, tries op on it.  Returns op's result in the caller (0 or
  * -errno); reports CANNOT RUN when the set-up fails and ESCAPE when the
  * child itself succeeds.
  */
-static inline int owner_op_on_passed_socket(int cap, int domain, int type, int proto,
-					    int (*op)(int fd), const char *what)
+static inline int owner_op_on_socket_passed_up(int cap, int domain, int type, int proto,
+					       int (*op)(int fd), const char *what)
 {
 	int sv[2], fd, r;
 	pid_t pid;
 
-	lower_or_die(cap);
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		cannot_run("socketpair: %s", strerror(errno));
 	pid = fork();
@@ -198,6 +198,35 @@ static inline int owner_op_on_passed_socket(int cap, int domain, int type, int p
 	if (r != 0 || fd < 0)
 		cannot_run("the namespace child failed (status %d)", r);
 	return op(fd);
+}
+
+/* The owner path after the caller dropped cap from its own pU. */
+static inline int owner_op_on_passed_socket(int cap, int domain, int type, int proto,
+					    int (*op)(int fd), const char *what)
+{
+	lower_or_die(cap);
+	return owner_op_on_socket_passed_up(cap, domain, type, proto, op, what);
+}
+
+/*
+ * The strict login of a PAM session, as root imposes it (attacks.sh):
+ * SECURE_USERNS_STRICT_CAPS set, cap dropped from the bounding set, pU
+ * left full.  New namespaces then lack cap (rule 3a) although pU holds
+ * it.  Reports CANNOT RUN unless the caller is in exactly that state.
+ */
+static inline void require_strict_without(int cap)
+{
+	unsigned bits = 0;
+	int r = capuns_strict_get(&bits);
+
+	if (r < 0)
+		cannot_run("read the strict bit: %s", capuns_strerror(r));
+	if (!(bits & CAPUNS_SECBIT_STRICT))
+		cannot_run("the strict bit is not set (bits %#x)", bits);
+	if (capuns_is_set(cap) != 1)
+		cannot_run("cap %d is not in pU: the attack needs a full pU", cap);
+	if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) != 0)
+		cannot_run("cap %d is still in the bounding set", cap);
 }
 
 /*

@@ -67,6 +67,22 @@ setuid-newgrp | setuid-sg | setuid-su | setuid-sudo)
 		/usr/bin/setpriv --reuid=$UNPRIV_UID --regid=$UNPRIV_GID --init-groups --reset-env -- \
 		"$A/setuid-helper" "$helper" strict
 	attack "$helper after a voluntary drop" as_user "$A/setuid-helper" "$helper" voluntary ;;
+strict-owner)
+	# A strict login (rule 3a) that lacks the cap only in its bounding
+	# set, pU full: what pam_cap's drop plus pam_capuns' strict bit give.
+	attack "strict owner of a child namespace, fd passing" $UNS strict-lock -- \
+		/usr/bin/setpriv --bounding-set -net_admin --reuid=$UNPRIV_UID --regid=$UNPRIV_GID \
+		--init-groups --reset-env -- "$A/$name" ;;
+strict-ptrace)
+	/usr/bin/setpriv --reuid=$UNPRIV_UID --regid=$UNPRIV_GID --init-groups --reset-env -- /usr/bin/sleep 60 &
+	target=$!
+	sleep 0.5
+	attack "strict tracer, unrestricted tracee" $UNS strict-lock -- \
+		/usr/bin/setpriv --bounding-set -net_admin --reuid=$UNPRIV_UID --regid=$UNPRIV_GID \
+		--init-groups --reset-env -- "$A/$name" $target
+	kill $target; wait $target 2>/dev/null ;;
+setgroups-sibling)
+	attack "setgroups of another namespace from a sibling" as_user "$A/$name" ;;
 ptrace-attach | ptrace-mem | ptrace-traceme)
 	attack "${name#ptrace-}: restricted tracer, unrestricted tracee" as_user "$A/$name" ;;
 ptrace-strace)
