@@ -44,6 +44,15 @@ void loader_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * appended, and -errno as it was before the message (stdio may change it).
  */
 int loader_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Test hook: with LOADER_KILL_STEP_ENV=N in its environment the loader
+ * kills itself with SIGKILL right after its Nth step (named by fmt in
+ * the message it prints first), as the OOM killer or a service manager's
+ * SIGKILL could, so that a test can check what each interrupted load
+ * leaves behind.  Only the loader reads it (with secure_getenv()).
+ */
+#define LOADER_KILL_STEP_ENV "CAPUNS_BPF_TEST_KILL_STEP"
+void loader_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- pins.c ------------------------------------------------------------ */
 int pins_path(char *buf, size_t len, const char *dir, const char *name);

@@ -14,8 +14,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -59,6 +61,29 @@ int loader_errno(const char *fmt, ...)
 	loader_vmsg(err, fmt, ap);
 	va_end(ap);
 	return -err;
+}
+
+void loader_step(const char *fmt, ...)
+{
+	static long step;
+	const char *at = secure_getenv(LOADER_KILL_STEP_ENV);
+	char what[128];
+	va_list ap;
+	char *end;
+	long n;
+
+	step++;
+	if (!at)
+		return;
+	errno = 0;
+	n = strtol(at, &end, 10);
+	if (errno || end == at || *end || n != step)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	loader_msg("test hook %s: killed after step %ld, %s", LOADER_KILL_STEP_ENV, n, what);
+	raise(SIGKILL);
 }
 
 int pins_path(char *buf, size_t len, const char *dir, const char *name)

@@ -212,6 +212,7 @@ static int attach_hooks(struct capuns_bpf *skel)
 		loader_msg("attach BPF programs: %s", strerror(-err));
 		return err;
 	}
+	loader_step("programs attached");
 	err = pins_remove_tree(LINKS_NEW); /* left over by a crashed load */
 	if (err)
 		return err;
@@ -230,6 +231,7 @@ static int attach_hooks(struct capuns_bpf *skel)
 			loader_msg("pin %s: %s", path, strerror(-err));
 			return err;
 		}
+		loader_step("pinned %s", path);
 	}
 	return 0;
 }
@@ -287,6 +289,7 @@ int capuns_bpf_load(const struct capuns_bpf_load_opts *opts)
 	lock = pins_lock(true);
 	if (lock < 0)
 		return lock;
+	loader_step("lock taken");
 	skel = skel_open(opts->btf_path);
 	if (!skel) {
 		close(lock);
@@ -309,14 +312,22 @@ int capuns_bpf_load(const struct capuns_bpf_load_opts *opts)
 	if (err)
 		loader_msg("load BPF programs: %s%s", strerror(-err),
 			   opts->verbose ? "" : " (--verbose shows the verifier log)");
+	else
+		loader_step("programs loaded, maps pinned");
 	if (!err)
 		err = init_config(skel, opts);
-	if (!err)
+	if (!err) {
+		loader_step("config written");
 		err = attach_hooks(skel);
+	}
 	if (!err)
 		err = pin_tasks(skel);
-	if (!err)
+	if (!err) {
+		loader_step("task iterator pinned");
 		err = pins_swap_links();
+	}
+	if (!err)
+		loader_step("links published");
 	if (err) {
 		pins_remove_tree(LINKS_NEW);
 		/* libbpf unpins nothing on failure: forget the maps this load created. */
