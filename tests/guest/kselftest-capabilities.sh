@@ -5,8 +5,11 @@
 # Each program's TAP lines are prefixed with its name.
 # test_userns_caps narrows kernel.cap_userns_mask (by CAP_SYS_RAWIO) only
 # when asked: this suite asks, and runs it after the other mask readers.
+# This script's own results are numbered too: the harness counts only
+# numbered TAP lines.
 dir=/capuns/kselftests
-status=0 ran=0
+status=0 ran=0 n=0
+own() { n=$((n + 1)); echo "$1 $n - $2"; }
 for t in "$dir"/*; do
 	name=${t##*/}
 	[ -x "$t" ] && [ "$name" != validate_cap ] || continue
@@ -24,7 +27,7 @@ for t in "$dir"/*; do
 		}
 		{ print "# " $0 }' /tmp/kselftest.out
 	# kselftest exits 4 (KSFT_SKIP) when it skipped everything
-	[ $rc = 0 ] || [ $rc = 4 ] || { echo "not ok - $name exited $rc"; status=1; }
+	[ $rc = 0 ] || [ $rc = 4 ] || { own "not ok" "$name exited $rc"; status=1; }
 	# Without the series (unpatched), its selftest must skip every test,
 	# each with a reason, and fail none.
 	if [ "$name" = test_userns_caps ] && [ "$CAPUNS_TARGET" = unpatched ]; then
@@ -32,14 +35,14 @@ for t in "$dir"/*; do
 		skipped=$(grep -cE '^ok [0-9]+ .*# SKIP .' /tmp/kselftest.out)
 		plan_skip=$(sed -n 's/^1\.\.0 # SKIP \(..*\)/\1/p' /tmp/kselftest.out)
 		if [ $rc = 4 ] && [ "$results" = 0 ] && [ -n "$plan_skip" ]; then
-			echo "ok - test_userns_caps without the series: skips as a whole, exit 4: $plan_skip"
+			own ok "test_userns_caps without the series: skips as a whole, exit 4: $plan_skip"
 		elif [ "$results" -gt 0 ] && [ "$results" = "$skipped" ]; then
-			echo "ok - test_userns_caps without the series: all $results tests skip with a reason"
+			own ok "test_userns_caps without the series: all $results tests skip with a reason"
 		else
-			echo "not ok - test_userns_caps without the series: $skipped of $results tests skip"
+			own "not ok" "test_userns_caps without the series: $skipped of $results tests skip"
 			status=1
 		fi
 	fi
 done
-[ $ran -gt 0 ] || { echo "not ok - no kernel selftest found in $dir"; status=1; }
+[ $ran -gt 0 ] || { own "not ok" "no kernel selftest found in $dir"; status=1; }
 exit $status
