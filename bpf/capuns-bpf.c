@@ -93,6 +93,33 @@ static void print_set_names(FILE *out, uint64_t set, uint64_t full)
 	}
 }
 
+/* What an interrupted load left, as a JSON field (only when there is some). */
+static void json_interrupted(struct json_writer *w, const struct capuns_bpf_status *st)
+{
+	if (!st->interrupted_load)
+		return;
+	jsonw_name(w, "interrupted_load");
+	jsonw_start_object(w);
+	jsonw_string_field(w, "path", CAPUNS_BPF_STAGE_DIR);
+	jsonw_uint_field(w, "hooks", st->nhooks);
+	jsonw_uint_field(w, "attached", st->interrupted_attached);
+	jsonw_bool_field(w, "enforcing", st->interrupted_attached == st->nhooks);
+	jsonw_end_object(w);
+}
+
+/* The same as text: every hook attached enforces; fewer cannot restrict anyone. */
+static void text_interrupted(FILE *out, const struct capuns_bpf_status *st)
+{
+	if (!st->interrupted_load)
+		return;
+	fprintf(out, "an interrupted load left %d of %d hooks attached (%s): %s\n",
+		st->interrupted_attached, st->nhooks, CAPUNS_BPF_STAGE_DIR,
+		st->interrupted_attached == st->nhooks
+			? "they enforce; capuns-bpf load publishes them, unload removes them"
+			: "nothing can be restricted through them; capuns-bpf load or unload "
+			  "removes them");
+}
+
 static void print_status_json(FILE *out, const struct capuns_bpf_status *st)
 {
 	struct json_writer w;
@@ -135,6 +162,7 @@ static void print_status_json(FILE *out, const struct capuns_bpf_status *st)
 	jsonw_uint_field(&w, "late_entries", st->late_entries);
 	jsonw_uint_field(&w, "recursion_misses", st->recursion_misses);
 	jsonw_bool_field(&w, "tasks_iterator", st->tasks_iterator);
+	json_interrupted(&w, st);
 	jsonw_end_object(&w);
 	jsonw_end_document(&w);
 }
@@ -161,9 +189,10 @@ static void print_status_text(FILE *out, const struct capuns_bpf_status *st)
 		(unsigned long long)st->lost_events, (unsigned long long)st->limited_events);
 	fprintf(out, "fexit/userns_install: %llu recursion misses, %llu entries applied late\n",
 		(unsigned long long)st->recursion_misses, (unsigned long long)st->late_entries);
+	text_interrupted(out, st);
 }
 
-/* 0 when loaded with every hook attached, 1 otherwise. */
+/* 0 when loaded with every hook attached and nothing left by an interrupted load, 1 otherwise. */
 static int cmd_status(bool json)
 {
 	struct capuns_bpf_status st;
@@ -176,10 +205,12 @@ static int cmd_status(bool json)
 			jsonw_init(&w, stdout, false);
 			jsonw_start_object(&w);
 			jsonw_bool_field(&w, "loaded", false);
+			json_interrupted(&w, &st);
 			jsonw_end_object(&w);
 			jsonw_end_document(&w);
 		} else {
 			fputs("capuns BPF backend: not loaded\n", stdout);
+			text_interrupted(stdout, &st);
 		}
 		return 1;
 	}
@@ -189,7 +220,7 @@ static int cmd_status(bool json)
 		print_status_json(stdout, &st);
 	else
 		print_status_text(stdout, &st);
-	return err ? 1 : 0;
+	return err || st.interrupted_load ? 1 : 0;
 }
 
 /* ---- monitor ------------------------------------------------------------ */

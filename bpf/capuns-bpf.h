@@ -20,6 +20,9 @@
 
 #include "capuns-bpf-abi.h"
 
+/* Where a first load pins everything before it publishes it as CAPUNS_BPF_PIN_DIR. */
+#define CAPUNS_BPF_STAGE_DIR CAPUNS_BPF_PIN_DIR "-new"
+
 struct capuns_bpf_load_opts {
 	/* Entries of the per-credential map; 0: the pinned map's, or 65536. */
 	unsigned max_creds;
@@ -37,15 +40,21 @@ struct capuns_bpf_load_opts {
 
 /*
  * Load and attach the programs, pin them, keep the maps already pinned
- * (reload: the state of every credential survives).  A reload attaches the
- * new programs before it detaches the old ones, so there is no moment
- * without enforcement.  Returns 0 when it attached programs, 1 when the
- * same ABI was already fully loaded and nothing was done (idempotent).
- * Resizing the credential map needs an unload first (-EEXIST).
+ * (reload: the state of every credential survives).  A first load is all
+ * or nothing: everything is pinned aside and published at once, so that a
+ * loader killed midway leaves no partial backend in place (the next load
+ * or unload removes what it left).  A reload attaches the new programs
+ * before it detaches the old ones, so there is no moment without
+ * enforcement.  Returns 0 when it attached programs, 1 when the same ABI
+ * was already fully loaded and nothing was done (idempotent).  Resizing
+ * the credential map needs an unload first (-EEXIST).
  */
 int capuns_bpf_load(const struct capuns_bpf_load_opts *opts);
 
-/* Detach and unpin everything: stock behaviour again.  -ENOENT: not loaded. */
+/*
+ * Detach and unpin everything, what an interrupted load left included:
+ * stock behaviour again.  -ENOENT: not loaded.
+ */
 int capuns_bpf_unload(void);
 
 #define CAPUNS_BPF_MAX_HOOKS 32
@@ -71,12 +80,21 @@ struct capuns_bpf_status {
 	/* runs of fexit/userns_install skipped by the recursion guard */
 	uint64_t recursion_misses;
 	bool tasks_iterator; /* the task iterator is pinned and readable */
+	/*
+	 * Pins an interrupted load left (loaded or not): the hooks it left
+	 * attached, of nhooks.  All of them: they enforce, and the next load
+	 * publishes them; fewer: nobody can be restricted through them (the
+	 * hook of prctl is pinned last), and load or unload removes them.
+	 */
+	bool interrupted_load;
+	int interrupted_attached;
 };
 
 /*
  * Fill *st with the state of the loaded backend.  Returns 0 when it is
  * loaded with every hook attached, -ENOLINK when hooks are missing (*st
- * says which), -ENOENT when it is not loaded (*st zeroed).
+ * says which), -ENOENT when it is not loaded (*st zeroed but for nhooks
+ * and interrupted_*).
  */
 int capuns_bpf_status(struct capuns_bpf_status *st);
 

@@ -106,22 +106,29 @@ int pins_check_fs(void)
 	return 0;
 }
 
-int pins_lock(bool create)
+int pins_lock(void)
 {
-	int fd;
+	/* The bpffs root: PIN_DIR exists only once a load has published it. */
+	int fd = open(PIN_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (create && mkdir(PIN_DIR, 0755) < 0 && errno != EEXIST)
-		return loader_errno("mkdir %s", PIN_DIR);
-	fd = open(PIN_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ENOENT ? -ENOENT : loader_errno("%s", PIN_DIR);
+		return loader_errno("%s", PIN_ROOT);
 	if (flock(fd, LOCK_EX) < 0) {
-		int err = loader_errno("lock %s", PIN_DIR);
+		int err = loader_errno("lock %s", PIN_ROOT);
 
 		close(fd);
 		return err;
 	}
 	return fd;
+}
+
+int pins_present(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0)
+		return 1;
+	return errno == ENOENT ? 0 : loader_errno("%s", path);
 }
 
 int pins_remove_tree(const char *dir)
@@ -157,12 +164,12 @@ int pins_unlink(const char *path)
 	return 0;
 }
 
-int pins_open_map(const char *name)
+int pins_open_map(const char *dir, const char *name)
 {
 	char path[PATH_MAX];
 	int fd;
 
-	if (pins_path(path, sizeof(path), PIN_DIR, name))
+	if (pins_path(path, sizeof(path), dir, name))
 		return -ENAMETOOLONG;
 	fd = bpf_obj_get(path);
 	return fd < 0 ? -errno : fd;
@@ -175,13 +182,13 @@ int pins_read_config(int fd, struct capuns_bpf_config *cfg)
 	return bpf_map_lookup_elem(fd, &zero, cfg) < 0 ? -errno : 0;
 }
 
-int pins_map_max_entries(const char *name, __u32 *max)
+int pins_map_max_entries(const char *dir, const char *name, __u32 *max)
 {
 	struct bpf_map_info info = { 0 };
 	__u32 len = sizeof(info);
 	int fd, err = 0;
 
-	fd = pins_open_map(name);
+	fd = pins_open_map(dir, name);
 	if (fd < 0)
 		return fd;
 	if (bpf_obj_get_info_by_fd(fd, &info, &len) < 0)
@@ -192,14 +199,14 @@ int pins_map_max_entries(const char *name, __u32 *max)
 	return err;
 }
 
-__u32 pins_link_prog_id(const char *name)
+__u32 pins_link_prog_id(const char *links, const char *name)
 {
 	struct bpf_link_info info = { 0 };
 	__u32 len = sizeof(info), id = 0;
 	char path[PATH_MAX];
 	int fd;
 
-	if (pins_path(path, sizeof(path), LINKS_DIR, name))
+	if (pins_path(path, sizeof(path), links, name))
 		return 0;
 	fd = bpf_obj_get(path);
 	if (fd < 0)
@@ -229,43 +236,120 @@ int pins_swap_links(void)
 	return pins_remove_tree(LINKS_OLD);
 }
 
-void pins_remove_maps(void)
+/*
+ * The order in which a load pins the links of the hooks, so that the pins
+ * of a loader killed midway are always a consistent set (see loader.h):
+ * first the hooks that keep entries in step with their credentials,
+ * cred_free first (no entry may outlive its credential and be applied to
+ * the next credential at the same address); then every hook that
+ * enforces; last the two through which restrictions begin, rule 10's
+ * bprm_creds_from_file and task_prctl (every other restriction and the
+ * mask): until task_prctl is pinned nobody can lower anything.
+ */
+static const char *const links_first[] = {
+	"capuns_cred_free", "capuns_cred_prepare", "capuns_cred_transfer", "capuns_cred_alloc_blank",
+};
+static const char *const links_last[] = { "capuns_bprm_creds_from_file", "capuns_task_prctl" };
+
+_Static_assert(sizeof(links_first) / sizeof(links_first[0]) + 1 +
+		       sizeof(links_last) / sizeof(links_last[0]) == PINS_LINK_RANKS,
+	       "PINS_LINK_RANKS counts the ranks of pins_link_rank()");
+
+int pins_link_rank(const char *name)
 {
-	pins_unlink(PIN_DIR "/" CAPUNS_BPF_PIN_CREDS);
-	pins_unlink(PIN_DIR "/" CAPUNS_BPF_PIN_CONFIG);
-	pins_unlink(PIN_DIR "/" CAPUNS_BPF_PIN_EVENTS);
-	pins_unlink(PIN_DIR "/" CAPUNS_BPF_PIN_QUOTA);
+	const size_t nfirst = sizeof(links_first) / sizeof(links_first[0]);
+
+	for (size_t i = 0; i < nfirst; i++)
+		if (!strcmp(name, links_first[i]))
+			return i;
+	for (size_t i = 0; i < sizeof(links_last) / sizeof(links_last[0]); i++)
+		if (!strcmp(name, links_last[i]))
+			return nfirst + 1 + i;
+	return nfirst;
+}
+
+/* Unpin the links of rank `rank` in the link directory links. */
+static int unpin_links(const char *links, int rank)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	int err = 0;
+	DIR *d;
+
+	d = opendir(links);
+	if (!d)
+		return errno == ENOENT ? 0 : loader_errno("%s", links);
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || pins_link_rank(de->d_name) != rank)
+			continue;
+		if (pins_path(path, sizeof(path), links, de->d_name)) {
+			loader_msg("%s/%s: %s", links, de->d_name, strerror(ENAMETOOLONG));
+			err = -ENAMETOOLONG;
+		} else if (unlink(path) < 0) {
+			err = loader_errno("unlink %s", path);
+		}
+	}
+	closedir(d);
+	return err;
+}
+
+int pins_remove_backend(const char *dir)
+{
+	/* the links, and those of a reload's swap (loader.h) */
+	enum { NDIRS = 3 };
+	static const char *const link_dirs[NDIRS] = {
+		CAPUNS_BPF_PIN_LINKS "-new", CAPUNS_BPF_PIN_LINKS, CAPUNS_BPF_PIN_LINKS "-old",
+	};
+	const size_t ndirs = NDIRS;
+	char links[NDIRS][PATH_MAX];
+	int err = 0, e;
+
+	for (size_t i = 0; i < ndirs; i++)
+		if (pins_path(links[i], sizeof(links[i]), dir, link_dirs[i])) {
+			loader_msg("%s/%s: %s", dir, link_dirs[i], strerror(ENAMETOOLONG));
+			return -ENAMETOOLONG;
+		}
+	/*
+	 * Links first, in the reverse of the pin order, so that an unload
+	 * killed midway leaves a consistent set too; then the state.
+	 */
+	for (int rank = PINS_LINK_RANKS - 1; rank >= 0; rank--)
+		for (size_t i = 0; i < ndirs; i++)
+			if ((e = unpin_links(links[i], rank)))
+				err = e;
+	for (size_t i = 0; i < ndirs; i++)
+		if ((e = pins_remove_tree(links[i])))
+			err = e;
+	if ((e = pins_remove_tree(dir)))
+		err = e;
+	return err;
 }
 
 int capuns_bpf_unload(void)
 {
-	static const char *const trees[] = { LINKS_NEW, LINKS_DIR, LINKS_OLD };
-	static const char *const pins[] = {
-		TASKS_NEW, TASKS_PIN, PIN_DIR "/" CAPUNS_BPF_PIN_CREDS,
-		PIN_DIR "/" CAPUNS_BPF_PIN_CONFIG, PIN_DIR "/" CAPUNS_BPF_PIN_EVENTS,
-		PIN_DIR "/" CAPUNS_BPF_PIN_QUOTA,
-	};
-	int lock, err = 0, e;
+	int lock, live, stage, err = 0, e;
 
 	e = pins_check_fs();
 	if (e)
 		return e;
-	lock = pins_lock(false);
-	if (lock == -ENOENT) {
-		loader_msg("not loaded");
-		return -ENOENT;
-	}
+	lock = pins_lock();
 	if (lock < 0)
 		return lock;
-	/* Links first: enforcement ends, then the state goes. */
-	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]); i++)
-		if ((e = pins_remove_tree(trees[i])))
+	live = pins_present(PIN_DIR);
+	stage = pins_present(STAGE_DIR);
+	if (live < 0 || stage < 0) {
+		err = live < 0 ? live : stage;
+	} else if (!live && !stage) {
+		loader_msg("not loaded");
+		err = -ENOENT;
+	}
+	if (live > 0)
+		err = pins_remove_backend(PIN_DIR);
+	if (stage > 0) {
+		loader_msg("removing the pins of an interrupted load (%s)", STAGE_DIR);
+		if ((e = pins_remove_backend(STAGE_DIR)))
 			err = e;
-	for (size_t i = 0; i < sizeof(pins) / sizeof(pins[0]); i++)
-		if ((e = pins_unlink(pins[i])))
-			err = e;
-	if (rmdir(PIN_DIR) < 0)
-		err = loader_errno("rmdir %s", PIN_DIR);
+	}
 	close(lock);
 	return err;
 }

@@ -6,6 +6,7 @@
  * programs attached after that.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,11 +64,12 @@ static uint64_t kernel_full_set(void)
 }
 
 /*
- * Point the maps at their pins: libbpf reuses a pinned map whose
+ * Point the maps at their pins in dir: libbpf reuses a pinned map whose
  * definition matches and pins the ones it creates.  A pinned credential
  * map keeps its size; asking for another one needs an unload.
  */
-static int setup_maps(struct capuns_bpf *skel, const struct capuns_bpf_load_opts *opts, bool *fresh)
+static int setup_maps(struct capuns_bpf *skel, const struct capuns_bpf_load_opts *opts,
+		      const char *dir, bool *fresh)
 {
 	struct bpf_map *maps[] = { skel->maps.creds, skel->maps.config, skel->maps.events,
 				   skel->maps.quota };
@@ -75,7 +77,7 @@ static int setup_maps(struct capuns_bpf *skel, const struct capuns_bpf_load_opts
 	int err;
 
 	*fresh = true;
-	err = pins_map_max_entries(CAPUNS_BPF_PIN_CREDS, &pinned);
+	err = pins_map_max_entries(dir, CAPUNS_BPF_PIN_CREDS, &pinned);
 	if (!err) {
 		*fresh = false;
 		if (opts->max_creds && opts->max_creds != pinned) {
@@ -84,7 +86,7 @@ static int setup_maps(struct capuns_bpf *skel, const struct capuns_bpf_load_opts
 			return -EEXIST;
 		}
 		bpf_map__set_max_entries(skel->maps.creds, pinned);
-		if (!pins_map_max_entries(CAPUNS_BPF_PIN_EVENTS, &pinned))
+		if (!pins_map_max_entries(dir, CAPUNS_BPF_PIN_EVENTS, &pinned))
 			bpf_map__set_max_entries(skel->maps.events, pinned);
 	} else {
 		if (opts->max_creds)
@@ -96,14 +98,14 @@ static int setup_maps(struct capuns_bpf *skel, const struct capuns_bpf_load_opts
 	}
 	/* The quota counts one uid's entries: a quarter of the map by default. */
 	creds = bpf_map__max_entries(skel->maps.creds);
-	if (!pins_map_max_entries(CAPUNS_BPF_PIN_QUOTA, &pinned))
+	if (!pins_map_max_entries(dir, CAPUNS_BPF_PIN_QUOTA, &pinned))
 		bpf_map__set_max_entries(skel->maps.quota, pinned);
 	else
 		bpf_map__set_max_entries(skel->maps.quota, creds / 4 ? creds / 4 : 1);
 	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
 		char path[PATH_MAX];
 
-		err = pins_path(path, sizeof(path), PIN_DIR, bpf_map__name(maps[i]));
+		err = pins_path(path, sizeof(path), dir, bpf_map__name(maps[i]));
 		if (!err)
 			err = bpf_map__set_pin_path(maps[i], path);
 		if (err) {
@@ -200,85 +202,256 @@ static int init_config(struct capuns_bpf *skel, const struct capuns_bpf_load_opt
 	return 0;
 }
 
-/* Attach every program (links in skel->links); pin the hooks' links under LINKS_NEW. */
-static int attach_hooks(struct capuns_bpf *skel)
+/* The programs pins_link_rank() names by name: renaming one fails here. */
+#define HAS_PROG(name) (sizeof(((struct capuns_bpf *)0)->progs.name) != 0)
+_Static_assert(HAS_PROG(capuns_cred_free) && HAS_PROG(capuns_cred_prepare) &&
+		       HAS_PROG(capuns_cred_transfer) && HAS_PROG(capuns_cred_alloc_blank) &&
+		       HAS_PROG(capuns_bprm_creds_from_file) && HAS_PROG(capuns_task_prctl),
+	       "pins_link_rank() names a program the object does not have");
+
+/*
+ * Pin the link of every hook (held in skel->links) in the new directory
+ * links, in pins_link_rank() order: the pins of a loader killed midway
+ * are then a consistent set (loader.h).
+ */
+static int pin_links(struct capuns_bpf *skel, const char *links)
 {
 	const struct bpf_object_skeleton *s = skel->skeleton;
 	char path[PATH_MAX];
 	int err;
 
+	if (mkdir(links, 0700) < 0)
+		return loader_errno("mkdir %s", links);
+	for (int rank = 0; rank < PINS_LINK_RANKS; rank++) {
+		for (int i = 0; i < s->prog_cnt; i++) {
+			const struct bpf_program *prog = *s->progs[i].prog;
+			const char *name = bpf_program__name(prog);
+
+			if (skel_is_iterator(prog) || pins_link_rank(name) != rank)
+				continue;
+			err = pins_path(path, sizeof(path), links, name);
+			if (!err)
+				err = bpf_link__pin(*s->progs[i].link, path);
+			if (err) {
+				loader_msg("pin %s: %s", path, strerror(-err));
+				return err;
+			}
+			loader_step("pinned %s", path);
+		}
+	}
+	return 0;
+}
+
+/* The task iterator, pinned world-readable as dir/tasks. */
+static int pin_tasks(struct capuns_bpf *skel, const char *dir)
+{
+	char tmp[PATH_MAX], path[PATH_MAX];
+	int err;
+
+	err = pins_path(path, sizeof(path), dir, CAPUNS_BPF_PIN_TASKS);
+	if (!err)
+		err = pins_path(tmp, sizeof(tmp), dir, CAPUNS_BPF_PIN_TASKS "-new");
+	if (err) {
+		loader_msg("%s: %s", dir, strerror(-err));
+		return err;
+	}
+	err = pins_unlink(tmp);
+	if (err)
+		return err;
+	err = bpf_link__pin(skel->links.capuns_tasks, tmp);
+	if (err) {
+		loader_msg("pin %s: %s", tmp, strerror(-err));
+		return err;
+	}
+	/* Readable by everyone only once it is in place, then atomically. */
+	if (chmod(tmp, 0444) < 0 || rename(tmp, path) < 0)
+		return loader_errno("publish %s", path);
+	loader_step("pinned %s", path);
+	return 0;
+}
+
+/*
+ * 1 when dir holds a backend of this ABI with every hook of this object
+ * attached and the task iterator pinned, else 0.
+ */
+static int complete(const struct capuns_bpf *skel, const char *dir)
+{
+	char links[PATH_MAX], tasks[PATH_MAX];
+	struct capuns_bpf_config cfg;
+	struct bpf_program *prog;
+	int fd, err;
+
+	if (pins_path(links, sizeof(links), dir, CAPUNS_BPF_PIN_LINKS) ||
+	    pins_path(tasks, sizeof(tasks), dir, CAPUNS_BPF_PIN_TASKS))
+		return 0;
+	fd = pins_open_map(dir, CAPUNS_BPF_PIN_CONFIG);
+	if (fd < 0)
+		return 0;
+	err = pins_read_config(fd, &cfg);
+	close(fd);
+	if (err || !cfg.initialized || cfg.abi != CAPUNS_BPF_ABI_VERSION)
+		return 0;
+	bpf_object__for_each_program(prog, skel->obj)
+		if (!skel_is_iterator(prog) && !pins_link_prog_id(links, bpf_program__name(prog)))
+			return 0;
+	return access(tasks, R_OK) == 0;
+}
+
+/*
+ * Load the programs with their maps pinned in dir (reused when pinned
+ * there already), write the config, attach every program.  The links
+ * stay in skel->links, held by this process only: it is the pins made
+ * afterwards that keep them.
+ */
+static int load_attach(struct capuns_bpf *skel, const struct capuns_bpf_load_opts *opts,
+		       const char *dir)
+{
+	bool fresh;
+	int err;
+
+	err = setup_maps(skel, opts, dir, &fresh);
+	if (err)
+		return err;
+	/* The programs' filter counts entries from an empty map only. */
+	skel->rodata->filter_valid = fresh;
+	/* The pinned mask may be lowered: the programs look it up every time. */
+	skel->bss->mask_lowered = !fresh;
+	err = capuns_bpf__load(skel);
+	if (err) {
+		loader_msg("load BPF programs: %s%s", strerror(-err),
+			   opts->verbose ? "" : " (--verbose shows the verifier log)");
+		return err;
+	}
+	loader_step("programs loaded, maps pinned in %s", dir);
+	err = init_config(skel, opts);
+	if (err)
+		return err;
+	loader_step("config written");
 	err = capuns_bpf__attach(skel);
 	if (err) {
 		loader_msg("attach BPF programs: %s", strerror(-err));
 		return err;
 	}
 	loader_step("programs attached");
-	err = pins_remove_tree(LINKS_NEW); /* left over by a crashed load */
-	if (err)
-		return err;
-	if (mkdir(LINKS_NEW, 0700) < 0)
-		return loader_errno("mkdir %s", LINKS_NEW);
-	for (int i = 0; i < s->prog_cnt; i++) {
-		const struct bpf_program *prog = *s->progs[i].prog;
-		struct bpf_link *link = *s->progs[i].link;
-
-		if (skel_is_iterator(prog))
-			continue;
-		err = pins_path(path, sizeof(path), LINKS_NEW, bpf_program__name(prog));
-		if (!err)
-			err = bpf_link__pin(link, path);
-		if (err) {
-			loader_msg("pin %s: %s", path, strerror(-err));
-			return err;
-		}
-		loader_step("pinned %s", path);
-	}
 	return 0;
 }
 
-/* The task iterator, pinned world-readable next to the links. */
-static int pin_tasks(struct capuns_bpf *skel)
+/*
+ * A fresh load, all or nothing: the maps, the task iterator and every
+ * link are pinned in STAGE_DIR, and one rename() makes it PIN_DIR.  On
+ * failure the stage goes, and with it everything this load attached.
+ */
+static int load_fresh(struct capuns_bpf *skel, const struct capuns_bpf_load_opts *opts)
 {
 	int err;
 
-	pins_unlink(TASKS_NEW);
-	err = bpf_link__pin(skel->links.capuns_tasks, TASKS_NEW);
+	if (mkdir(STAGE_DIR, 0755) < 0)
+		return loader_errno("mkdir %s", STAGE_DIR);
+	loader_step("%s created", STAGE_DIR);
+	err = load_attach(skel, opts, STAGE_DIR);
+	if (!err)
+		err = pin_tasks(skel, STAGE_DIR);
+	if (!err)
+		err = pin_links(skel, STAGE_LINKS);
+	/* NOREPLACE: never over a PIN_DIR that appeared meanwhile (the lock excludes it). */
+	if (!err && renameat2(AT_FDCWD, STAGE_DIR, AT_FDCWD, PIN_DIR, RENAME_NOREPLACE) < 0)
+		err = loader_errno("rename %s to %s", STAGE_DIR, PIN_DIR);
 	if (err) {
-		loader_msg("pin %s: %s", TASKS_NEW, strerror(-err));
+		(void)pins_remove_backend(STAGE_DIR); /* reports its own failures */
 		return err;
 	}
-	if (chmod(TASKS_NEW, 0444) < 0 || rename(TASKS_NEW, TASKS_PIN) < 0)
-		return loader_errno("publish %s", TASKS_PIN);
+	loader_step("published as %s", PIN_DIR);
 	return 0;
 }
 
-/* 1 when the same ABI is loaded with every hook of this object pinned. */
-static int already_loaded(const struct capuns_bpf *skel)
+/*
+ * New programs for the loaded backend in PIN_DIR, without a window: they
+ * use its maps and are attached while its links are pinned; their links
+ * are pinned in LINKS_NEW and swapped in (pins_swap_links()).
+ */
+static int replace(struct capuns_bpf *skel, const struct capuns_bpf_load_opts *opts)
 {
-	struct capuns_bpf_config cfg;
-	struct bpf_program *prog;
-	int fd;
+	int err;
 
-	fd = pins_open_map(CAPUNS_BPF_PIN_CONFIG);
-	if (fd < 0)
-		return 0;
-	if (pins_read_config(fd, &cfg) || !cfg.initialized || cfg.abi != CAPUNS_BPF_ABI_VERSION) {
-		close(fd);
+	err = pins_remove_tree(LINKS_NEW); /* left by an interrupted reload */
+	if (!err)
+		err = load_attach(skel, opts, PIN_DIR);
+	if (!err)
+		err = pin_tasks(skel, PIN_DIR);
+	if (!err)
+		err = pin_links(skel, LINKS_NEW);
+	if (!err)
+		err = pins_swap_links();
+	if (err) {
+		(void)pins_remove_tree(LINKS_NEW); /* reports its own failures */
+		(void)pins_unlink(TASKS_NEW);
+		return err;
+	}
+	loader_step("links swapped");
+	return 0;
+}
+
+/*
+ * What an interrupted load left in STAGE_DIR.  Complete, it is a loaded
+ * backend in all but its name: its links enforce and restrictions may
+ * have been set through them since, so it is published, not dropped.
+ * Otherwise it goes: its links cannot have restricted anyone (loader.h).
+ * *published: it was published.
+ */
+static int settle_stage(const struct capuns_bpf *skel, bool *published)
+{
+	int stage, live;
+
+	*published = false;
+	stage = pins_present(STAGE_DIR);
+	if (stage <= 0)
+		return stage;
+	live = pins_present(PIN_DIR);
+	if (live < 0)
+		return live;
+	if (!live && complete(skel, STAGE_DIR)) {
+		if (renameat2(AT_FDCWD, STAGE_DIR, AT_FDCWD, PIN_DIR, RENAME_NOREPLACE) < 0)
+			return loader_errno("rename %s to %s", STAGE_DIR, PIN_DIR);
+		loader_msg("published the complete pins of an interrupted load");
+		*published = true;
 		return 0;
 	}
-	close(fd);
-	bpf_object__for_each_program(prog, skel->obj)
-		if (!skel_is_iterator(prog) && !pins_link_prog_id(bpf_program__name(prog)))
-			return 0;
-	return access(TASKS_PIN, R_OK) == 0;
+	loader_msg("removing the pins of an interrupted load (%s)", STAGE_DIR);
+	return pins_remove_backend(STAGE_DIR);
+}
+
+/*
+ * 1 when PIN_DIR holds a backend's maps, 0 when there is none.  A PIN_DIR
+ * without its config (an unload killed midway, or an older loader's
+ * leftovers: maps, no links) is removed.
+ */
+static int live_backend(void)
+{
+	int live, fd;
+
+	live = pins_present(PIN_DIR);
+	if (live <= 0)
+		return live;
+	fd = pins_open_map(PIN_DIR, CAPUNS_BPF_PIN_CONFIG);
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	if (fd != -ENOENT) {
+		loader_msg("%s/%s: %s", PIN_DIR, CAPUNS_BPF_PIN_CONFIG, strerror(-fd));
+		return fd;
+	}
+	loader_msg("removing %s: it has no config", PIN_DIR);
+	fd = pins_remove_backend(PIN_DIR);
+	return fd < 0 ? fd : 0;
 }
 
 int capuns_bpf_load(const struct capuns_bpf_load_opts *opts)
 {
 	struct capuns_bpf_load_opts none = { 0 };
 	struct capuns_bpf *skel;
-	bool fresh = false;
-	int lock, err;
+	bool published;
+	int lock, live, err;
 
 	if (!opts)
 		opts = &none;
@@ -286,7 +459,7 @@ int capuns_bpf_load(const struct capuns_bpf_load_opts *opts)
 	err = pins_check_fs();
 	if (err)
 		return err;
-	lock = pins_lock(true);
+	lock = pins_lock();
 	if (lock < 0)
 		return lock;
 	loader_step("lock taken");
@@ -295,48 +468,21 @@ int capuns_bpf_load(const struct capuns_bpf_load_opts *opts)
 		close(lock);
 		return -ENOMEM;
 	}
-	if (!opts->reload && already_loaded(skel)) {
-		err = 1;
+	err = settle_stage(skel, &published);
+	if (err)
+		goto out;
+	live = live_backend();
+	if (live < 0) {
+		err = live;
+		goto out;
+	}
+	if (live && !opts->reload && complete(skel, PIN_DIR)) {
+		err = published ? 0 : 1;
 		goto out;
 	}
 	skel->rodata->cap_last_cap = cap_max_bits() - 1;
 	set_kernel_symbols(skel);
-	err = setup_maps(skel, opts, &fresh);
-	if (err)
-		goto out;
-	/* The programs' filter counts entries from an empty map only. */
-	skel->rodata->filter_valid = fresh;
-	/* The pinned mask may be lowered: the programs look it up every time. */
-	skel->bss->mask_lowered = !fresh;
-	err = capuns_bpf__load(skel);
-	if (err)
-		loader_msg("load BPF programs: %s%s", strerror(-err),
-			   opts->verbose ? "" : " (--verbose shows the verifier log)");
-	else
-		loader_step("programs loaded, maps pinned");
-	if (!err)
-		err = init_config(skel, opts);
-	if (!err) {
-		loader_step("config written");
-		err = attach_hooks(skel);
-	}
-	if (!err)
-		err = pin_tasks(skel);
-	if (!err) {
-		loader_step("task iterator pinned");
-		err = pins_swap_links();
-	}
-	if (!err)
-		loader_step("links published");
-	if (err) {
-		pins_remove_tree(LINKS_NEW);
-		/* libbpf unpins nothing on failure: forget the maps this load created. */
-		if (fresh && access(LINKS_DIR, F_OK) != 0) {
-			pins_remove_maps();
-			pins_unlink(TASKS_PIN);
-			rmdir(PIN_DIR);
-		}
-	}
+	err = live ? replace(skel, opts) : load_fresh(skel, opts);
 out:
 	capuns_bpf__destroy(skel);
 	close(lock);

@@ -31,8 +31,12 @@ static int count_entries(int fd, __u32 *n)
 	return errno == ENOENT ? 0 : -errno;
 }
 
-/* The hooks expected are those of the object this loader carries. */
-static int hooks_status(struct capuns_bpf_status *st)
+/*
+ * The hooks expected are those of the object this loader carries: which
+ * are attached by the links of PIN_DIR (when loaded), and how many by
+ * those an interrupted load left in STAGE_DIR.
+ */
+static int hooks_status(struct capuns_bpf_status *st, bool loaded)
 {
 	struct bpf_program *prog;
 	struct capuns_bpf *skel;
@@ -47,8 +51,10 @@ static int hooks_status(struct capuns_bpf_status *st)
 			continue;
 		snprintf(h->section, sizeof(h->section), "%s", bpf_program__section_name(prog));
 		snprintf(h->name, sizeof(h->name), "%s", bpf_program__name(prog));
-		h->prog_id = pins_link_prog_id(h->name);
+		h->prog_id = loaded ? pins_link_prog_id(LINKS_DIR, h->name) : 0;
 		st->attached += h->prog_id != 0;
+		if (st->interrupted_load)
+			st->interrupted_attached += pins_link_prog_id(STAGE_LINKS, h->name) != 0;
 		st->nhooks++;
 	}
 	capuns_bpf__destroy(skel);
@@ -64,7 +70,7 @@ static int hooks_status(struct capuns_bpf_status *st)
 static __u64 recursion_misses(const char *name)
 {
 	struct bpf_prog_info info = { 0 };
-	__u32 len = sizeof(info), id = pins_link_prog_id(name);
+	__u32 len = sizeof(info), id = pins_link_prog_id(LINKS_DIR, name);
 	int fd = id ? bpf_prog_get_fd_by_id(id) : -1;
 
 	if (fd < 0)
@@ -78,15 +84,25 @@ static __u64 recursion_misses(const char *name)
 int capuns_bpf_status(struct capuns_bpf_status *st)
 {
 	struct capuns_bpf_config cfg;
+	bool loaded = false;
 	int fd, err;
 
 	memset(st, 0, sizeof(*st));
-	fd = pins_open_map(CAPUNS_BPF_PIN_CONFIG);
-	if (fd < 0)
-		return -ENOENT;
-	err = pins_read_config(fd, &cfg);
-	close(fd);
-	if (err)
+	err = pins_present(STAGE_DIR);
+	if (err < 0)
+		return err;
+	st->interrupted_load = err;
+	fd = pins_open_map(PIN_DIR, CAPUNS_BPF_PIN_CONFIG);
+	if (fd >= 0) {
+		loaded = pins_read_config(fd, &cfg) == 0;
+		close(fd);
+	}
+	if (loaded || st->interrupted_load) {
+		err = hooks_status(st, loaded);
+		if (err)
+			return err;
+	}
+	if (!loaded)
 		return -ENOENT;
 	st->abi = cfg.abi;
 	memcpy(st->version, cfg.version, sizeof(st->version));
@@ -100,16 +116,13 @@ int capuns_bpf_status(struct capuns_bpf_status *st)
 	st->late_entries = cfg.late_entries;
 	st->creds_per_uid = cfg.creds_per_uid;
 	st->recursion_misses = recursion_misses("capuns_userns_install");
-	fd = pins_open_map(CAPUNS_BPF_PIN_CREDS);
+	fd = pins_open_map(PIN_DIR, CAPUNS_BPF_PIN_CREDS);
 	if (fd >= 0) {
 		count_entries(fd, &st->creds_used);
 		close(fd);
-		pins_map_max_entries(CAPUNS_BPF_PIN_CREDS, &st->creds_max);
+		pins_map_max_entries(PIN_DIR, CAPUNS_BPF_PIN_CREDS, &st->creds_max);
 	}
 	st->tasks_iterator = access(TASKS_PIN, R_OK) == 0;
-	err = hooks_status(st);
-	if (err)
-		return err;
 	return st->attached == st->nhooks ? 0 : -ENOLINK;
 }
 
@@ -155,7 +168,7 @@ int capuns_bpf_monitor(const struct capuns_bpf_monitor_opts *opts)
 
 	if (!opts->on_event)
 		return -EINVAL;
-	fd = pins_open_map(CAPUNS_BPF_PIN_EVENTS);
+	fd = pins_open_map(PIN_DIR, CAPUNS_BPF_PIN_EVENTS);
 	if (fd < 0) {
 		loader_msg("%s/%s: %s (is the backend loaded?)", PIN_DIR, CAPUNS_BPF_PIN_EVENTS,
 			   strerror(-fd));

@@ -7,7 +7,8 @@
  * return the errno of that failure and name it in its message.  stderr is
  * pointed at /dev/full while it runs, so that the message's own stdio
  * fails with ENOSPC: a function that reads errno after its message
- * returns -ENOSPC instead.
+ * returns -ENOSPC instead.  Also the order in which a backend's pins are
+ * removed: links before the state, task_prctl's first, cred_free's last.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,10 +53,21 @@ int __wrap_statfs(const char *path, struct statfs *st)
 	return injected("statfs", path) ? -1 : __real_statfs(path, st);
 }
 
-int __real_mkdir(const char *path, mode_t mode);
-int __wrap_mkdir(const char *path, mode_t mode)
+/* Every unlink() while recording: "parent/name" of each, in order. */
+static char unlinked[64][64];
+static int nunlinked = -1;
+
+int __real_unlink(const char *path);
+int __wrap_unlink(const char *path)
 {
-	return injected("mkdir", path) ? -1 : __real_mkdir(path, mode);
+	if (nunlinked >= 0 && nunlinked < 64) {
+		const char *name = strrchr(path, '/'), *parent = name;
+
+		while (parent > path && parent[-1] != '/')
+			parent--;
+		snprintf(unlinked[nunlinked++], sizeof(unlinked[0]), "%s", parent);
+	}
+	return injected("unlink", path) ? -1 : __real_unlink(path);
 }
 
 int __real_open(const char *path, int flags, ...);
@@ -149,7 +161,7 @@ static const char *messages(void)
 	} while (0)
 
 static char dir[] = "/tmp/capuns-bpf-pins-dir.XXXXXX";
-static char path[512], sub[512];
+static char path[512], sub[512], below[600];
 
 /* Per case: what is set up before each run, and what is injected. */
 static void (*prepare)(void);
@@ -171,9 +183,68 @@ static void make_file(void)
 	close(fd);
 }
 
+/* A backend's tree of plain files at dir/tree: what pins_remove_backend() removes. */
+static char tree[512];
+
+static void touch(const char *sub, const char *name)
+{
+	char p[1024];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s%s%s/%s", tree, *sub ? "/" : "", sub, name);
+	fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		exit(2);
+	close(fd);
+}
+
+static void make_tree(void)
+{
+	static const char *const links[] = { "capuns_capable", "capuns_task_prctl",
+					     "capuns_cred_free", "capuns_bprm_creds_from_file",
+					     "capuns_cred_prepare" };
+	char p[1024];
+
+	if (mkdir(tree, 0700) < 0)
+		exit(2);
+	for (int i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/%s", tree, i ? "links-new" : "links");
+		if (mkdir(p, 0700) < 0)
+			exit(2);
+		for (size_t j = 0; j < sizeof(links) / sizeof(links[0]); j++)
+			touch(i ? "links-new" : "links", links[j]);
+	}
+	touch("", "creds");
+	touch("", "config");
+	touch("", "tasks");
+}
+
+/* The same with links/ a plain file: opendir() fails with ENOTDIR. */
+static void make_bad_tree(void)
+{
+	if (mkdir(tree, 0700) < 0)
+		exit(2);
+	touch("", "links");
+	touch("", "creds");
+}
+
+static int remove_backend(void)
+{
+	int err = pins_remove_backend(tree);
+
+	return err ? err : access(tree, F_OK) == 0 ? -EEXIST : 0;
+}
+
+static int position(const char *entry)
+{
+	for (int i = 0; i < nunlinked; i++)
+		if (!strcmp(unlinked[i], entry))
+			return i;
+	return -1;
+}
+
 static void arm_statfs(void) { fail_next("statfs", PIN_ROOT, EACCES); }
-static void arm_mkdir(void) { fail_next("mkdir", PIN_DIR, EROFS); }
-static void arm_open(void) { fail_next("open", PIN_DIR, EACCES); }
+static void arm_open(void) { fail_next("open", PIN_ROOT, EACCES); }
 static void arm_rename(void) { fail_next("rename", LINKS_DIR, EBUSY); }
 
 static int errno_after_message(void)
@@ -199,6 +270,7 @@ int main(void)
 	close(fd);
 	snprintf(path, sizeof(path), "%s/file", dir);
 	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	snprintf(tree, sizeof(tree), "%s/tree", dir);
 
 	prepare = nothing;
 	arm = nothing;
@@ -216,12 +288,44 @@ int main(void)
 	prepare = nothing;
 	arm = arm_statfs;
 	CHECK_ERRNO(pins_check_fs(), EACCES, "pins_check_fs(), statfs failing");
-	arm = arm_mkdir;
-	CHECK_ERRNO(pins_lock(true), EROFS, "pins_lock(), mkdir failing");
 	arm = arm_open;
-	CHECK_ERRNO(pins_lock(false), EACCES, "pins_lock(), open failing");
+	CHECK_ERRNO(pins_lock(), EACCES, "pins_lock(), open failing");
 	arm = arm_rename;
 	CHECK_ERRNO(pins_swap_links(), EBUSY, "pins_swap_links(), rename failing");
+	arm = nothing;
+	prepare = make_file;
+	snprintf(below, sizeof(below), "%s/x", path);
+	CHECK_ERRNO(pins_present(below), ENOTDIR, "pins_present() below a file");
+	prepare = make_bad_tree;
+	CHECK_ERRNO(remove_backend(), ENOTDIR, "pins_remove_backend() with links/ a file");
+
+	/* The order links are pinned in, and removed in reverse. */
+	TAP_EQ(pins_link_rank("capuns_cred_free"), 0, "cred_free is pinned first");
+	TAP_EQ(pins_link_rank("capuns_task_prctl"), PINS_LINK_RANKS - 1, "task_prctl is pinned last");
+	TAP_OK(pins_link_rank("capuns_capable") > pins_link_rank("capuns_cred_alloc_blank") &&
+		       pins_link_rank("capuns_capable") < pins_link_rank("capuns_bprm_creds_from_file"),
+	       "the enforcing hooks come between those that keep entries and those that start restrictions");
+	make_tree();
+	nunlinked = 0;
+	TAP_EQ(remove_backend(), 0, "pins_remove_backend() removes a whole tree");
+	{
+		int prctl = position("links/capuns_task_prctl"), prctl_new = position("links-new/capuns_task_prctl");
+		int bprm = position("links/capuns_bprm_creds_from_file");
+		int capable = position("links/capuns_capable"), prepare_ = position("links/capuns_cred_prepare");
+		int free_ = position("links/capuns_cred_free"), free_new = position("links-new/capuns_cred_free");
+		int creds = position("tree/creds"), config = position("tree/config"), tasks = position("tree/tasks");
+
+		TAP_OK(nunlinked == 13, "13 pins unlinked (got %d)", nunlinked);
+		TAP_OK(prctl >= 0 && prctl_new >= 0 && prctl < 2 && prctl_new < 2,
+		       "task_prctl's links go first");
+		TAP_OK(bprm > prctl && capable > bprm && prepare_ > capable && free_ > prepare_,
+		       "then bprm_creds_from_file, the enforcing hooks, cred_prepare, cred_free");
+		TAP_OK(free_ >= 0 && free_new >= 0 && free_ < 10 && free_new < 10 && free_ >= 8 &&
+			       free_new >= 8,
+		       "cred_free's links are the last links");
+		TAP_OK(creds >= 10 && config >= 10 && tasks >= 10, "the maps and the iterator after every link");
+	}
+	nunlinked = -1;
 
 	unlink(path);
 	rmdir(sub);
