@@ -64,7 +64,7 @@ tests/unit/bpf-args.sh: $(B)/capuns-bpf
 # nothing needs a bpf filesystem or a loadable kernel; the order in which
 # a backend's pins are removed (unlink recorded).
 UNIT_TESTS += $(B)/tests/unit/bpf-pins
-BPF_PINS_WRAP := -Wl,--wrap=statfs,--wrap=open,--wrap=rename,--wrap=unlink
+BPF_PINS_WRAP := -Wl,--wrap=statfs,--wrap=open,--wrap=rename,--wrap=renameat2,--wrap=unlink
 
 $(B)/tests/unit/bpf-pins: tests/unit/bpf-pins.c tests/unit/tap.h bpf/pins.c bpf/loader.h bpf/capuns-bpf.h \
 			  include/capuns-bpf-abi.h include/capuns-abi.h

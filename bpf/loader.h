@@ -40,7 +40,6 @@
 #define PIN_DIR CAPUNS_BPF_PIN_DIR
 #define LINKS_DIR PIN_DIR "/" CAPUNS_BPF_PIN_LINKS
 #define LINKS_NEW LINKS_DIR "-new" /* bpffs refuses names with dots */
-#define LINKS_OLD LINKS_DIR "-old"
 #define TASKS_PIN PIN_DIR "/" CAPUNS_BPF_PIN_TASKS
 #define TASKS_NEW TASKS_PIN "-new"
 /* A fresh load's tree until it is complete: the same layout as PIN_DIR. */
@@ -85,7 +84,7 @@ int pins_read_config(int fd, struct capuns_bpf_config *cfg);
 int pins_map_max_entries(const char *dir, const char *name, __u32 *max);
 /* Program id of the link pinned as links/name; 0 when there is none. */
 __u32 pins_link_prog_id(const char *links, const char *name);
-/* links-new -> links; the old links are unpinned (detached) last. */
+/* links-new <-> links, at once; the old links are unpinned (detached) last. */
 int pins_swap_links(void);
 /*
  * Rank of the hook program name in the order links are pinned (0 first,

@@ -6,8 +6,8 @@
  * Reload without a window: the new programs are attached while the old
  * links are still pinned (both sets enforce the same rules on the same
  * maps for a moment, which is harmless: every hook is idempotent), pinned
- * in links-new/, and then links/ is renamed to links-old/ and links-new/ to
- * links/ (two renames in bpffs); the old links are unpinned last.  The
+ * in links-new/, and then links/ and links-new/ are exchanged in one
+ * renameat2(RENAME_EXCHANGE); the old links are unpinned last.  The
  * loader's own file descriptors keep the new links alive throughout.
  */
 #include <dirent.h>
@@ -219,21 +219,19 @@ __u32 pins_link_prog_id(const char *links, const char *name)
 
 int pins_swap_links(void)
 {
-	int err;
-
-	err = pins_remove_tree(LINKS_OLD);
-	if (err)
-		return err;
-	if (rename(LINKS_DIR, LINKS_OLD) < 0 && errno != ENOENT)
-		return loader_errno("rename %s", LINKS_DIR);
-	if (rename(LINKS_NEW, LINKS_DIR) < 0) {
-		err = loader_errno("rename %s", LINKS_NEW);
-		/* Put the old links back: they still enforce. */
-		if (rename(LINKS_OLD, LINKS_DIR) < 0 && errno != ENOENT)
-			(void)loader_errno("rename %s back", LINKS_OLD);
-		return err;
-	}
-	return pins_remove_tree(LINKS_OLD);
+	/*
+	 * One exchange: links/ always holds a complete set, the old or the
+	 * new one (two renames left a moment, and after a kill a state,
+	 * without links/, which status reported as no hook attached).
+	 */
+	if (renameat2(AT_FDCWD, LINKS_NEW, AT_FDCWD, LINKS_DIR, RENAME_EXCHANGE) == 0)
+		return pins_remove_tree(LINKS_NEW); /* now the old links */
+	if (errno != ENOENT)
+		return loader_errno("exchange %s and %s", LINKS_NEW, LINKS_DIR);
+	/* No links/ (its backend had lost its links): nothing to exchange with. */
+	if (rename(LINKS_NEW, LINKS_DIR) < 0)
+		return loader_errno("rename %s", LINKS_NEW);
+	return 0;
 }
 
 /*
@@ -295,7 +293,7 @@ static int unpin_links(const char *links, int rank)
 
 int pins_remove_backend(const char *dir)
 {
-	/* the links, and those of a reload's swap (loader.h) */
+	/* links, a reload's new links, and the old ones of earlier loaders' swap */
 	enum { NDIRS = 3 };
 	static const char *const link_dirs[NDIRS] = {
 		CAPUNS_BPF_PIN_LINKS "-new", CAPUNS_BPF_PIN_LINKS, CAPUNS_BPF_PIN_LINKS "-old",

@@ -92,6 +92,12 @@ int __wrap_rename(const char *from, const char *to)
 	return injected("rename", from) ? -1 : __real_rename(from, to);
 }
 
+int __real_renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned flags);
+int __wrap_renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned flags)
+{
+	return injected("renameat2", from) ? -1 : __real_renameat2(fromfd, from, tofd, to, flags);
+}
+
 /* ---- stderr --------------------------------------------------------------- */
 
 static int saved_stderr = -1;
@@ -245,7 +251,9 @@ static int position(const char *entry)
 
 static void arm_statfs(void) { fail_next("statfs", PIN_ROOT, EACCES); }
 static void arm_open(void) { fail_next("open", PIN_ROOT, EACCES); }
-static void arm_rename(void) { fail_next("rename", LINKS_DIR, EBUSY); }
+static void arm_exchange(void) { fail_next("renameat2", LINKS_NEW, EBUSY); }
+/* The exchange finds no links/ here (ENOENT): then the plain rename fails. */
+static void arm_rename(void) { fail_next("rename", LINKS_NEW, EXDEV); }
 
 static int errno_after_message(void)
 {
@@ -290,8 +298,10 @@ int main(void)
 	CHECK_ERRNO(pins_check_fs(), EACCES, "pins_check_fs(), statfs failing");
 	arm = arm_open;
 	CHECK_ERRNO(pins_lock(), EACCES, "pins_lock(), open failing");
+	arm = arm_exchange;
+	CHECK_ERRNO(pins_swap_links(), EBUSY, "pins_swap_links(), the exchange failing");
 	arm = arm_rename;
-	CHECK_ERRNO(pins_swap_links(), EBUSY, "pins_swap_links(), rename failing");
+	CHECK_ERRNO(pins_swap_links(), EXDEV, "pins_swap_links(), the rename without links/ failing");
 	arm = nothing;
 	prepare = make_file;
 	snprintf(below, sizeof(below), "%s/x", path);
