@@ -19,9 +19,11 @@
  * pinned links stay attached (only held ones die with the loader); they
  * are pinned in pins_link_rank() order, so that they are always a
  * consistent set, which cannot restrict anyone before task_prctl, the
- * last, is pinned.  The next load publishes a complete stage (its links
- * enforce already, and restrictions may have been set through it) and
- * removes any other; unload removes it; status reports it.
+ * last, is pinned, and which leaves no new writer without every new
+ * reader beside the old programs of a reload.  The next load publishes
+ * a complete stage (its links enforce already, and restrictions may have
+ * been set through it) and removes any other; unload removes it; status
+ * reports it.
  */
 #ifndef CAPUNS_BPF_LOADER_INTERNAL_H
 #define CAPUNS_BPF_LOADER_INTERNAL_H
@@ -88,9 +90,10 @@ __u32 pins_link_prog_id(const char *links, const char *name);
 int pins_swap_links(void);
 /*
  * Rank of the hook program name in the order links are pinned (0 first,
- * PINS_LINK_RANKS - 1 last); unpinned in the reverse order.
+ * PINS_LINK_RANKS - 1 last), -1 for a name not in that order; unpinned
+ * in the reverse order.
  */
-#define PINS_LINK_RANKS 7
+#define PINS_LINK_RANKS 15
 int pins_link_rank(const char *name);
 /*
  * Unpin a backend's tree (PIN_DIR or STAGE_DIR): links in the reverse of

@@ -236,34 +236,50 @@ int pins_swap_links(void)
 
 /*
  * The order in which a load pins the links of the hooks, so that the pins
- * of a loader killed midway are always a consistent set (see loader.h):
- * first the hooks that keep entries in step with their credentials,
- * cred_free first (no entry may outlive its credential and be applied to
- * the next credential at the same address); then every hook that
- * enforces; last the two through which restrictions begin, rule 10's
- * bprm_creds_from_file and task_prctl (every other restriction and the
- * mask): until task_prctl is pinned nobody can lower anything.
+ * of a loader killed midway are always a consistent set (see loader.h).
+ * cred_free first: no entry may outlive its credential and be applied to
+ * the next credential at the same address.  Then every hook that only
+ * reads entries, before any that writes them: during a reload the old
+ * programs' credential filter does not count the entries the new ones
+ * create (each object has its own), so an old reader may miss them, and
+ * only the new readers, which always look up, see them; a new writer
+ * must not be attached without every new reader.  cred_transfer before
+ * cred_alloc_blank, whose blank entry it fills.  Last the two through
+ * which restrictions begin, rule 10's bprm_creds_from_file and
+ * task_prctl (every other restriction and the mask): on a first load
+ * nobody can be restricted until task_prctl is pinned.  Every hook of
+ * the object must be here (skeleton.c checks the count, pin_links() the
+ * names).
  */
-static const char *const links_first[] = {
-	"capuns_cred_free", "capuns_cred_prepare", "capuns_cred_transfer", "capuns_cred_alloc_blank",
+static const char *const link_order[] = {
+	"capuns_cred_free",
+	/* readers */
+	"capuns_capable",
+	"capuns_ptrace_access_check",
+	"capuns_ptrace_traceme",
+	"capuns_task_setnice",
+	"capuns_task_setioprio",
+	"capuns_task_setscheduler",
+	"capuns_file_open",
+	/* writers */
+	"capuns_cred_prepare",
+	"capuns_cred_transfer",
+	"capuns_cred_alloc_blank",
+	"capuns_userns_create",
+	"capuns_userns_install",
+	"capuns_bprm_creds_from_file",
+	"capuns_task_prctl",
 };
-static const char *const links_last[] = { "capuns_bprm_creds_from_file", "capuns_task_prctl" };
 
-_Static_assert(sizeof(links_first) / sizeof(links_first[0]) + 1 +
-		       sizeof(links_last) / sizeof(links_last[0]) == PINS_LINK_RANKS,
-	       "PINS_LINK_RANKS counts the ranks of pins_link_rank()");
+_Static_assert(sizeof(link_order) / sizeof(link_order[0]) == PINS_LINK_RANKS,
+	       "PINS_LINK_RANKS is the length of the pin order");
 
 int pins_link_rank(const char *name)
 {
-	const size_t nfirst = sizeof(links_first) / sizeof(links_first[0]);
-
-	for (size_t i = 0; i < nfirst; i++)
-		if (!strcmp(name, links_first[i]))
+	for (int i = 0; i < PINS_LINK_RANKS; i++)
+		if (!strcmp(name, link_order[i]))
 			return i;
-	for (size_t i = 0; i < sizeof(links_last) / sizeof(links_last[0]); i++)
-		if (!strcmp(name, links_last[i]))
-			return nfirst + 1 + i;
-	return nfirst;
+	return -1;
 }
 
 /* Unpin the links of rank `rank` in the link directory links. */

@@ -202,12 +202,73 @@ static int init_config(struct capuns_bpf *skel, const struct capuns_bpf_load_opt
 	return 0;
 }
 
-/* The programs pins_link_rank() names by name: renaming one fails here. */
-#define HAS_PROG(name) (sizeof(((struct capuns_bpf *)0)->progs.name) != 0)
-_Static_assert(HAS_PROG(capuns_cred_free) && HAS_PROG(capuns_cred_prepare) &&
-		       HAS_PROG(capuns_cred_transfer) && HAS_PROG(capuns_cred_alloc_blank) &&
-		       HAS_PROG(capuns_bprm_creds_from_file) && HAS_PROG(capuns_task_prctl),
-	       "pins_link_rank() names a program the object does not have");
+/* Every hook (every program but the iterator) has its place in the pin order. */
+_Static_assert(sizeof(((struct capuns_bpf *)0)->progs) / sizeof(struct bpf_program *) ==
+		       PINS_LINK_RANKS + 1,
+	       "a hook was added or removed: update the pin order (pins_link_rank())");
+
+/*
+ * The hooks in the order of pins_link_rank(): order[rank] is the index of
+ * the hook in the skeleton; -EINVAL when a hook has no place in it.
+ */
+static int hook_order(const struct capuns_bpf *skel, int order[PINS_LINK_RANKS])
+{
+	const struct bpf_object_skeleton *s = skel->skeleton;
+	int n = 0;
+
+	for (int rank = 0; rank < PINS_LINK_RANKS; rank++)
+		order[rank] = -1;
+	for (int i = 0; i < s->prog_cnt; i++) {
+		const char *name = bpf_program__name(*s->progs[i].prog);
+		int rank;
+
+		if (skel_is_iterator(*s->progs[i].prog))
+			continue;
+		rank = pins_link_rank(name);
+		if (rank < 0 || order[rank] >= 0) {
+			loader_msg("hook %s has no place of its own in the pin order", name);
+			return -EINVAL;
+		}
+		order[rank] = i;
+		n++;
+	}
+	if (n != PINS_LINK_RANKS) {
+		loader_msg("the object has %d of the %d hooks of the pin order", n, PINS_LINK_RANKS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Attach program i of the skeleton; its link goes to skel->links. */
+static int attach_one(const struct bpf_object_skeleton *s, int i)
+{
+	struct bpf_link *link = bpf_program__attach(*s->progs[i].prog);
+
+	if (!link)
+		return loader_errno("attach %s", bpf_program__name(*s->progs[i].prog));
+	*s->progs[i].link = link; /* freed with the skeleton */
+	return 0;
+}
+
+/*
+ * Attach every program, the hooks in pins_link_rank() order: during a
+ * reload the old programs then never run beside a new writer without
+ * every new reader (loader.h), not even for the moment attaching takes.
+ */
+static int attach_hooks(struct capuns_bpf *skel)
+{
+	const struct bpf_object_skeleton *s = skel->skeleton;
+	int order[PINS_LINK_RANKS], err;
+
+	err = hook_order(skel, order);
+	for (int rank = 0; !err && rank < PINS_LINK_RANKS; rank++)
+		err = attach_one(s, order[rank]);
+	/* The task iterator, which attaches to no hook. */
+	for (int i = 0; !err && i < s->prog_cnt; i++)
+		if (skel_is_iterator(*s->progs[i].prog))
+			err = attach_one(s, i);
+	return err;
+}
 
 /*
  * Pin the link of every hook (held in skel->links) in the new directory
@@ -217,27 +278,25 @@ _Static_assert(HAS_PROG(capuns_cred_free) && HAS_PROG(capuns_cred_prepare) &&
 static int pin_links(struct capuns_bpf *skel, const char *links)
 {
 	const struct bpf_object_skeleton *s = skel->skeleton;
+	int order[PINS_LINK_RANKS], err;
 	char path[PATH_MAX];
-	int err;
 
+	err = hook_order(skel, order);
+	if (err)
+		return err;
 	if (mkdir(links, 0700) < 0)
 		return loader_errno("mkdir %s", links);
 	for (int rank = 0; rank < PINS_LINK_RANKS; rank++) {
-		for (int i = 0; i < s->prog_cnt; i++) {
-			const struct bpf_program *prog = *s->progs[i].prog;
-			const char *name = bpf_program__name(prog);
+		const char *name = bpf_program__name(*s->progs[order[rank]].prog);
 
-			if (skel_is_iterator(prog) || pins_link_rank(name) != rank)
-				continue;
-			err = pins_path(path, sizeof(path), links, name);
-			if (!err)
-				err = bpf_link__pin(*s->progs[i].link, path);
-			if (err) {
-				loader_msg("pin %s: %s", path, strerror(-err));
-				return err;
-			}
-			loader_step("pinned %s", path);
+		err = pins_path(path, sizeof(path), links, name);
+		if (!err)
+			err = bpf_link__pin(*s->progs[order[rank]].link, path);
+		if (err) {
+			loader_msg("pin %s: %s", path, strerror(-err));
+			return err;
 		}
+		loader_step("pinned %s", path);
 	}
 	return 0;
 }
@@ -327,11 +386,9 @@ static int load_attach(struct capuns_bpf *skel, const struct capuns_bpf_load_opt
 	if (err)
 		return err;
 	loader_step("config written");
-	err = capuns_bpf__attach(skel);
-	if (err) {
-		loader_msg("attach BPF programs: %s", strerror(-err));
+	err = attach_hooks(skel);
+	if (err)
 		return err;
-	}
 	loader_step("programs attached");
 	return 0;
 }

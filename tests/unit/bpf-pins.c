@@ -312,9 +312,12 @@ int main(void)
 	/* The order links are pinned in, and removed in reverse. */
 	TAP_EQ(pins_link_rank("capuns_cred_free"), 0, "cred_free is pinned first");
 	TAP_EQ(pins_link_rank("capuns_task_prctl"), PINS_LINK_RANKS - 1, "task_prctl is pinned last");
-	TAP_OK(pins_link_rank("capuns_capable") > pins_link_rank("capuns_cred_alloc_blank") &&
-		       pins_link_rank("capuns_capable") < pins_link_rank("capuns_bprm_creds_from_file"),
-	       "the enforcing hooks come between those that keep entries and those that start restrictions");
+	TAP_OK(pins_link_rank("capuns_file_open") < pins_link_rank("capuns_cred_prepare") &&
+		       pins_link_rank("capuns_capable") < pins_link_rank("capuns_cred_prepare"),
+	       "the hooks that only read entries come before those that write them");
+	TAP_OK(pins_link_rank("capuns_cred_transfer") < pins_link_rank("capuns_cred_alloc_blank"),
+	       "cred_transfer comes before cred_alloc_blank");
+	TAP_EQ(pins_link_rank("capuns_nonesuch"), -1, "a name not in the order has no rank");
 	make_tree();
 	nunlinked = 0;
 	TAP_EQ(remove_backend(), 0, "pins_remove_backend() removes a whole tree");
@@ -328,8 +331,8 @@ int main(void)
 		TAP_OK(nunlinked == 13, "13 pins unlinked (got %d)", nunlinked);
 		TAP_OK(prctl >= 0 && prctl_new >= 0 && prctl < 2 && prctl_new < 2,
 		       "task_prctl's links go first");
-		TAP_OK(bprm > prctl && capable > bprm && prepare_ > capable && free_ > prepare_,
-		       "then bprm_creds_from_file, the enforcing hooks, cred_prepare, cred_free");
+		TAP_OK(bprm > prctl && prepare_ > bprm && capable > prepare_ && free_ > capable,
+		       "then bprm_creds_from_file, cred_prepare, capable, cred_free");
 		TAP_OK(free_ >= 0 && free_new >= 0 && free_ < 10 && free_new < 10 && free_ >= 8 &&
 			       free_new >= 8,
 		       "cred_free's links are the last links");
