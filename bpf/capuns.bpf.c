@@ -475,7 +475,7 @@ static __always_inline void kill_current(const struct cred *c, enum capuns_bpf_r
 	bpf_send_signal(SIGKILL);
 }
 
-/* ---- SPEC rule 3: credentials enter a user namespace ------------------- */
+/* ---- Rule 3: credentials enter a user namespace ------------------- */
 
 static __always_inline __u64 userns_of(const struct capuns_bpf_cred *s)
 {
@@ -546,7 +546,7 @@ static __always_inline int record_entry(const struct cred *c, struct capuns_bpf_
  * recursion guard, so under preempt=full a setns on a CPU where another
  * task was preempted inside that program skips it.  The entry records its
  * namespace; found in another one, the credential entered it unseen, and
- * rule 3 applies now, with the X recorded when cred_prepare copied it.
+ * Rule 3 applies now, with the X recorded when cred_prepare copied it.
  * Every reader of a state goes through here, so the skip is never seen.
  */
 static __always_inline struct capuns_bpf_cred *cred_state(const struct cred *c)
@@ -657,7 +657,7 @@ int BPF_PROG(capuns_userns_install, struct nsset *nsset, struct ns_common *ns, i
 	return 0;
 }
 
-/* ---- SPEC rule 1: pU follows every copy of the credentials ------------- */
+/* ---- Rule 1: pU follows every copy of the credentials ------------- */
 
 /* Is the current task in setns(2)?  (Its syscall number, any x86 ABI.) */
 static __always_inline int in_setns(void)
@@ -745,7 +745,7 @@ int BPF_PROG(capuns_cred_free, struct cred *cred)
 }
 
 /*
- * SPEC rule 10 (R10): execve of a setuid-root program that gains
+ * Rule 10 (R10): execve of a setuid-root program that gains
  * privilege: p'U = strict ? pU & X : X.  The reset keeps a user's own
  * lowering from breaking a privileged program (the "sendmail" problem);
  * a restriction imposed by privileged code carries the strict bit, which
@@ -837,7 +837,7 @@ static __always_inline int opening_setgroups(void)
 }
 
 /*
- * The one CAP_SYS_ADMIN over ns that SPEC rule 11 waives: writing the id
+ * The one CAP_SYS_ADMIN over ns that rule 11 waives: writing the id
  * map that new_idmap_permitted() accepts without privilege, or "deny" to
  * setgroups, by a credential whose euid owns ns, from inside ns or from
  * its parent.  map_write() asks for CAP_SYS_ADMIN before it parses the
@@ -902,7 +902,7 @@ int BPF_PROG(capuns_capable, const struct cred *cred, struct user_namespace *ns,
 	return deny(cred, cap, ns_level(ns), CAPUNS_BPF_DENY_CAP, -EPERM, !(opts & CAP_OPT_NOAUDIT));
 }
 
-/* ---- SPEC rule 12 and commoncap's permitted-subset tests ---------------- */
+/* ---- Rule 12 and commoncap's permitted-subset tests ---------------- */
 
 /*
  * cap_ptrace_access_check(), cap_ptrace_traceme() and cap_safe_nice()
@@ -1041,7 +1041,7 @@ int BPF_PROG(capuns_file_open, struct file *file)
 	return deny(c, CAP_SYS_RESOURCE, ns_level(user_ns_of(c)), CAPUNS_BPF_DENY_CAP, -EACCES, 1);
 }
 
-/* ---- rule 2: prctl(PR_CAP_USERNS) --------------------------------------- */
+/* ---- Rule 2: prctl(PR_CAP_USERNS) --------------------------------------- */
 
 static __always_inline int answer(__u64 v)
 {

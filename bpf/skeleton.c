@@ -118,7 +118,7 @@ static int setup_maps(struct capuns_bpf *skel, const struct capuns_bpf_load_opts
 
 /*
  * Addresses of static kernel objects the programs compare pointers with
- * (the id-map and setgroups waivers of SPEC rule 11, PSI files), read from
+ * (the id-map and setgroups waivers of rule 11, PSI files), read from
  * /proc/kallsyms, which shows them to root.  A name that is missing,
  * hidden (address 0) or not unique stays 0: the programs then refuse
  * more, never less.  The kernel's own copies are what the programs

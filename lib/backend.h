@@ -4,7 +4,7 @@
  *
  * The public API (include/capuns.h) validates its arguments and then calls
  * one of these operations.  A backend implements the pU rules of the
- * kernel series (SPEC rules 1-6) on some mechanism:
+ * kernel series (rules 1-6) on some mechanism:
  *   kernel  the patched kernel: prctl(PR_CAP_USERNS), securebits 8/9,
  *           /proc/PID/status CapUNs, kernel.cap_userns_mask
  *   bpf     a BPF-LSM program set on a stock kernel (lib/backend_bpf.c)
@@ -46,7 +46,7 @@ struct capuns_sets {
 };
 
 /*
- * SPEC rule 2 in userspace, the one place: what pU may be raised to,
+ * Rule 2 in userspace, the one place: what pU may be raised to,
  * p'U <= (pE has CAP_SETPCAP) ? X : X & pP, from the sets as the backend
  * enforces them.  Each backend's get_raisable() applies it to its own
  * enforced sets; the kernel or the BPF program still decides every raise.

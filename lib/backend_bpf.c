@@ -82,7 +82,7 @@ static int bpf_probe(void)
 	return r == CAPUNS_BPF_ABI_VERSION ? 0 : CAPUNS_EPROTO;
 }
 
-/* SPEC rule 8 on BPF: the state of task pid in the task iterator: "tid pU bound strict". */
+/* Rule 8 on BPF: the state of task pid in the task iterator: "tid pU bound strict". */
 static int tasks_lookup(pid_t pid, uint64_t *userns, uint64_t *bound)
 {
 	unsigned long long tid, pu, bnd, strict;
@@ -131,7 +131,7 @@ static int get_bound(pid_t pid, uint64_t *bound)
 }
 
 /*
- * SPEC rule 3 as the backend enforces it: lsm/capable denies every cap
+ * Rule 3 as the backend enforces it: lsm/capable denies every cap
  * outside bound that the kernel grants from the task's own sets, so what
  * the task holds is each kernel set & bound.
  */
@@ -184,7 +184,7 @@ static int bpf_get_strict(unsigned *bits)
 	return 0;
 }
 
-/* SPEC rule 5 on BPF: the backend's strict flags, by extension op. */
+/* Rule 5 on BPF: the backend's strict flags, by extension op. */
 static int bpf_set_strict(bool lock)
 {
 	int cur = bpf_call(CAPUNS_BPF_OP_STRICT_GET, 0);
@@ -203,7 +203,7 @@ static int bpf_mask_get(uint64_t *mask)
 }
 
 /*
- * SPEC rule 6 on BPF, bit by bit; the permission (CAP_SYS_ADMIN in the initial namespace) is
+ * Rule 6 on BPF, bit by bit; the permission (CAP_SYS_ADMIN in the initial namespace) is
  * the same for every bit, so an EPERM comes on the first one, before any
  * change.  Bits the kernel does not know are not in the mask anyway.
  */

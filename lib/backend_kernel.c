@@ -20,7 +20,7 @@
 #include "capuns.h"
 #include "internal.h"
 
-/* SPEC rule 8: pU is the CapUNs line of /proc/PID/status. */
+/* Rule 8: pU is the CapUNs line of /proc/PID/status. */
 static int kernel_get_userns_set(pid_t pid, uint64_t *set)
 {
 	char *status;
@@ -101,7 +101,7 @@ static int kernel_get_strict(unsigned *bits)
 	return 0;
 }
 
-/* SPEC rule 5: the strict bit and its lock are securebits 8 and 9. */
+/* Rule 5: the strict bit and its lock are securebits 8 and 9. */
 static int kernel_set_strict(bool lock)
 {
 	unsigned long old, want;
@@ -130,7 +130,7 @@ static int kernel_mask_get(uint64_t *mask)
 	return err;
 }
 
-/* SPEC rule 6: write the sysctl; the kernel intersects. */
+/* Rule 6: write the sysctl; the kernel intersects. */
 static int kernel_mask_drop(uint64_t caps_to_drop)
 {
 	uint64_t cur, now;
@@ -175,5 +175,5 @@ const struct capuns_backend capuns_backend_kernel = {
 	.set_strict = kernel_set_strict,
 	.mask_get = kernel_mask_get,
 	.mask_drop = kernel_mask_drop,
-	.mask_cap = CAP_SYS_CONTROL, /* SPEC rule 6 */
+	.mask_cap = CAP_SYS_CONTROL, /* rule 6 */
 };

@@ -24,7 +24,7 @@ bool bpf_lsm_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, 
 }
 
 /*
- * SPEC rule 3: lsm/userns_create and fexit/userns_install: the kernel's sets
+ * Rule 3: lsm/userns_create and fexit/userns_install: the kernel's sets
  * are stock; bound = p'U (with the backend's strict flag), and the strict
  * bits (the backend's securebits 8/9) are reset.
  */
@@ -65,7 +65,7 @@ bool bpf_ptrace_access_check(const struct cm_sys *sys, const struct cm_cred *tra
 }
 
 /*
- * SPEC rule 5 on the backend: strict_set(), the rules of PR_SET_SECUREBITS for bits 8/9 (a locked bit
+ * Rule 5 on the backend: strict_set(), the rules of PR_SET_SECUREBITS for bits 8/9 (a locked bit
  * keeps its value, a lock stays) and CAP_SETPCAP as the series sees pE.
  */
 static long strict_set(struct cm_cred *c, uint64_t bits)
@@ -84,7 +84,7 @@ static long strict_set(struct cm_cred *c, uint64_t bits)
 }
 
 /*
- * SPEC rule 6 on the backend: mask_lower(); no CAP_SYS_CONTROL on a stock
+ * Rule 6 on the backend: mask_lower(); no CAP_SYS_CONTROL on a stock
  * kernel, so CAP_SYS_ADMIN (as the series sees pE) in the initial namespace.
  */
 static long mask_lower(struct cm_sys *sys, const struct cm_cred *c, uint64_t cap)
@@ -120,7 +120,7 @@ static long extension_op(struct cm_sys *sys, struct cm_cred *c, uint64_t op, uin
 }
 
 /*
- * SPEC rule 2 on the backend: lsm/task_prctl for option 48, the extension
+ * Rule 2 on the backend: lsm/task_prctl for option 48, the extension
  * operations, else the series' function.  The answers are the decoded
  * ones (libcapuns).
  */

@@ -27,7 +27,7 @@ void cm_sys_init(struct cm_sys *sys, enum cm_flavour flavour)
 				     .root_uid = 0, .root_gid = 0, .ceiling = sys->full };
 }
 
-/* SPEC rule 1: init_cred has the full pU (as it is after /init is exec'd). */
+/* Rule 1: init_cred has the full pU (as it is after /init is exec'd). */
 void cm_cred_init_root(const struct cm_sys *sys, struct cm_cred *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -43,7 +43,7 @@ static uint32_t visible_uid(const struct cm_sys *sys, int ns, uint32_t kuid)
 	return id == CM_ID_NONE ? OVERFLOWUID : id;
 }
 
-/* What userspace sees; pU among it (SPEC rule 8: CapUNs, or prctl on BPF). */
+/* What userspace sees; pU among it (rule 8: CapUNs, or prctl on BPF). */
 void cm_observe(const struct cm_sys *sys, const struct cm_cred *c, struct cm_obs *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -64,7 +64,7 @@ void cm_observe(const struct cm_sys *sys, const struct cm_cred *c, struct cm_obs
 
 /*
  * Classic invariants (pA ⊆ pP ∩ pI, pE ⊆ pP, sets within CAP_FULL_SET), and
- * SPEC rule 4: inside a non-initial namespace every set, pU included, stays within
+ * Rule 4: inside a non-initial namespace every set, pU included, stays within
  * what was brought into it, and a namespace created from a non-initial one
  * (and never entered by setns) holds nothing its parent never held.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * capmodel: an executable reference model of task credentials under the
- * capuns series (SPEC.md rules 1-12) on Linux 6.1.
+ * capuns series (rules 1-12) on Linux 6.1.
  *
  * It is an independent statement of the rules, used to check the kernel
  * series and the BPF backend by differential testing.  It is pure C: no

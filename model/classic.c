@@ -77,7 +77,7 @@ static bool granted_to_owner(const struct cm_sys *sys, const struct cm_cred *c, 
 
 /*
  * cap_capable() of 6.1: walk from the target namespace up to the cred's,
- * where eff decides.  owner_bounded: SPEC rule 11 bounds the owner grant;
+ * where eff decides.  owner_bounded: rule 11 bounds the owner grant;
  * when it does not cover cap, the walk goes on up.
  */
 bool cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap,
@@ -165,7 +165,7 @@ bool cm_ptrace_attach(const struct cm_sys *sys, const struct cm_cred *tracer,
 
 /* ---- fork ------------------------------------------------------------- */
 
-/* SPEC rule 1: the child's credentials, pU included, are a copy. */
+/* Rule 1: the child's credentials, pU included, are a copy. */
 void cm_fork(const struct cm_cred *parent, struct cm_cred *child)
 {
 	*child = *parent;
@@ -401,7 +401,7 @@ void enter_userns_stock(const struct cm_sys *sys, struct cm_cred *c)
 	c->X = c->pP = c->pE = sys->full;
 }
 
-/* SPEC rule 3 on create and setns: the series, the BPF backend, or stock. */
+/* Rule 3 on create and setns: the series, the BPF backend, or stock. */
 static void enter_userns(struct cm_sys *sys, struct cm_cred *c, int ns, bool by_setns)
 {
 	if (!has_userns_set(sys) || (by_setns && MUTANT(2)))
@@ -461,7 +461,7 @@ int cm_map_root(struct cm_sys *sys, const struct cm_cred *w, int ns)
 	lower_gid = from_kgid(sys, n->parent, w->gid);
 	if (lower_uid == CM_ID_NONE || lower_gid == CM_ID_NONE)
 		return -EPERM;
-	/* SPEC rule 11: the self-mapping needs no CAP_SYS_ADMIN over ns. */
+	/* Rule 11: the self-mapping needs no CAP_SYS_ADMIN over ns. */
 	if (!(has_userns_set(sys) && series_idmap_is_self(n, w)) &&
 	    !cm_ns_capable(sys, w, ns, CAP_SYS_ADMIN))
 		return -EPERM;
@@ -477,7 +477,7 @@ int cm_map_root(struct cm_sys *sys, const struct cm_cred *w, int ns)
 	return 0;
 }
 
-/* setns(fd, CLONE_NEWUSER): userns_install(), then rule 3 (SPEC: also setns). */
+/* setns(fd, CLONE_NEWUSER): userns_install(), then rule 3 (rule 3 covers setns too). */
 int cm_setns_user(struct cm_sys *sys, struct cm_cred *c, int ns)
 {
 	if (ns < 0 || ns >= sys->nns)
@@ -583,7 +583,7 @@ int cm_setgid_all(const struct cm_sys *sys, struct cm_cred *c, uint32_t gid)
 /* ---- usermodehelper ---------------------------------------------------- */
 
 /*
- * kernel/usermodehelper/{bset,inheritable} (and the series' userns, SPEC rule 7):
+ * kernel/usermodehelper/{bset,inheritable} (and the series' userns, rule 7):
  * mode 0600 root; proc_cap_handler() needs CAP_SETPCAP and CAP_SYS_MODULE.
  */
 int cm_umh_write(struct cm_sys *sys, const struct cm_cred *c, enum cm_umh_set which,

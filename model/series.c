@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The rules of the capuns series (SPEC.md), one function each.  classic.c
+ * The rules of the capuns series (docs/rules.md), one function each.  classic.c
  * calls them where the patched kernel does; the BPF backend (bpf.c) calls
  * those it states the same way, with the sets as the series sees them
  * (series_view()).
@@ -9,14 +9,14 @@
 
 #include <errno.h>
 
-/* SPEC rule 5: SECURE_USERNS_STRICT_CAPS joins SECURE_ALL_BITS. */
+/* Rule 5: SECURE_USERNS_STRICT_CAPS joins SECURE_ALL_BITS. */
 unsigned int series_secure_bits(void)
 {
 	return CM_SECBIT(CM_SECURE_USERNS_STRICT_CAPS);
 }
 
 /*
- * SPEC rule 2, RAISE: p'U = (pE ∋ CAP_SETPCAP) ? X : (X ∩ pP); an already
+ * Rule 2, RAISE: p'U = (pE ∋ CAP_SETPCAP) ? X : (X ∩ pP); an already
  * set bit always succeeds.
  */
 static bool may_raise_userns(const struct cm_cred *c, int cap)
@@ -30,7 +30,7 @@ static bool may_raise_userns(const struct cm_cred *c, int cap)
 	return cap_in(series_view(c, c->pE), CAP_SETPCAP) || cap_in(series_view(c, c->pP), cap);
 }
 
-/* SPEC rule 2: prctl(PR_CAP_USERNS, op, cap, 0, 0). */
+/* Rule 2: prctl(PR_CAP_USERNS, op, cap, 0, 0). */
 long series_prctl_cap_userns(const struct cm_sys *sys, struct cm_cred *c, uint64_t op,
 			     uint64_t cap, uint64_t a4, uint64_t a5)
 {
@@ -72,7 +72,7 @@ cm_caps series_userns_entry_set(const struct cm_sys *sys, const struct cm_cred *
 	return pU;
 }
 
-/* SPEC rule 3c: X = pP = pE = p'U (pI, pA, securebits: classic.c). */
+/* Rule 3c: X = pP = pE = p'U (pI, pA, securebits: classic.c). */
 void series_enter_userns(const struct cm_sys *sys, struct cm_cred *c)
 {
 	c->pU = series_userns_entry_set(sys, c);
@@ -80,7 +80,7 @@ void series_enter_userns(const struct cm_sys *sys, struct cm_cred *c)
 }
 
 /*
- * SPEC rule 10 (R10): p'U after a setuid-root exec that gains privilege.
+ * Rule 10 (R10): p'U after a setuid-root exec that gains privilege.
  * The reset to X keeps a pU lowered by an unprivileged caller from
  * breaking a privileged program; a restriction imposed by privileged code
  * carries the strict bit (which needs CAP_SETPCAP to set) and survives:
@@ -116,7 +116,7 @@ static cm_caps could_give(const struct cm_sys *sys, const struct cm_cred *c)
 }
 
 /*
- * SPEC rule 11 (R11): the owner of a namespace, acting from its parent,
+ * Rule 11 (R11): the owner of a namespace, acting from its parent,
  * holds a capability over it (and below) only if its own new namespaces
  * would hold it: no more than it could hold inside.
  */
@@ -126,7 +126,7 @@ bool series_owner_may_use(const struct cm_sys *sys, const struct cm_cred *c, int
 }
 
 /*
- * SPEC rule 11 (R11): the id mapping that needs no privilege anyway, one
+ * Rule 11 (R11): the id mapping that needs no privilege anyway, one
  * extent of the writer's own euid (egid, setgroups denied) in a namespace
  * its euid owns, is written without CAP_SYS_ADMIN over the namespace.  The
  * model's writers write "0 euid 1" and "0 egid 1" after "deny".
@@ -137,7 +137,7 @@ bool series_idmap_is_self(const struct cm_ns *n, const struct cm_cred *writer)
 }
 
 /*
- * SPEC rule 12 (R12): a tracer may attach to (PTRACE_MODE_ATTACH), or be
+ * Rule 12 (R12): a tracer may attach to (PTRACE_MODE_ATTACH), or be
  * asked to trace (PTRACE_TRACEME by), a task only if what the task's
  * namespaces would get is within what the tracer's would.  No
  * CAP_SYS_PTRACE bypass.
@@ -149,7 +149,7 @@ bool series_userns_may_control(const struct cm_sys *sys, const struct cm_cred *t
 }
 
 /*
- * SPEC rule 6: kernel.cap_userns_mask, mode 0644 owned by global root:
+ * Rule 6: kernel.cap_userns_mask, mode 0644 owned by global root:
  * opening for writing needs euid == kuid 0 (sysctl test_perm(), no
  * capability override).  The handler then needs CAP_SYS_CONTROL in the
  * initial namespace, and only ever drops bits.
@@ -166,7 +166,7 @@ int cm_mask_write(struct cm_sys *sys, const struct cm_cred *c, uint64_t value)
 	return 0;
 }
 
-/* SPEC rule 7: a usermodehelper gets pU ∩= kernel/usermodehelper/userns. */
+/* Rule 7: a usermodehelper gets pU ∩= kernel/usermodehelper/userns. */
 void series_umh_cred(const struct cm_sys *sys, struct cm_cred *helper)
 {
 	helper->pU &= sys->umh_userns;

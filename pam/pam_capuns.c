@@ -7,7 +7,7 @@
  * securebit SECURE_USERNS_STRICT_CAPS set and locked: it marks the
  * restriction as imposed by privileged code, so that a set-user-ID-root
  * program the user runs (newgrp, sg, su, sudo, pkexec) keeps it instead
- * of resetting pU to the bounding set (SPEC rule 10, R10).  A session
+ * of resetting pU to the bounding set (rule 10, R10).  A session
  * that no rule matches is not touched at all: neither its sets nor its
  * securebits, and no backend is needed for it.
  *

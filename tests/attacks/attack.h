@@ -253,7 +253,7 @@ static inline pid_t spawn_target(int cap, int ready)
 }
 
 /*
- * The ptrace pattern of SPEC rule 12: the caller tries access() on a
+ * The ptrace pattern of rule 12: the caller tries access() on a
  * restricted target while unrestricted (control: must succeed), then
  * lowers CAP_NET_ADMIN itself and tries access() on an unrestricted
  * target.  Returns that result (0 or -errno).

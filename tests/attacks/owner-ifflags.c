@@ -2,7 +2,7 @@
 /*
  * Owner path, SIOCSIFFLAGS: a task whose pU lacks CAP_NET_ADMIN brings lo
  * up in the network namespace of a user namespace it created, through a
- * socket the namespace passed to it over SCM_RIGHTS (SPEC rule 11).
+ * socket the namespace passed to it over SCM_RIGHTS (rule 11).
  */
 #include "attack.h"
 

@@ -2,7 +2,7 @@
 /*
  * Owner path, low ports: binding port 80 of the child's netns through a
  * passed TCP socket, by the owner whose pU lacks CAP_NET_BIND_SERVICE
- * (SPEC rule 11).
+ * (rule 11).
  */
 #include <netinet/in.h>
 

@@ -2,7 +2,7 @@
 /*
  * Owner path, x_tables: IPT_SO_SET_REPLACE (the setsockopt of
  * CVE-2021-22555) on a raw socket of the child's netns, by the owner whose
- * pU lacks CAP_NET_ADMIN (SPEC rule 11).  The replace blob is empty: past
+ * pU lacks CAP_NET_ADMIN (rule 11).  The replace blob is empty: past
  * the capability check ip_tables answers EINVAL, so nothing is changed.
  */
 #include <netinet/in.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ptrace (SPEC rule 12, R12): a task whose pU lacks CAP_NET_ADMIN attaches
+ * ptrace (rule 12, R12): a task whose pU lacks CAP_NET_ADMIN attaches
  * to an unrestricted process of the same user, which it could then drive
  * into a new namespace with every capability.  Control first: the
  * unrestricted task may attach to a restricted one.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * /proc/PID/mem (SPEC rule 12, R12): opening another process's memory for
+ * /proc/PID/mem (rule 12, R12): opening another process's memory for
  * writing is a PTRACE_MODE_ATTACH check.  A task whose pU lacks
  * CAP_NET_ADMIN opens the memory of an unrestricted process of the same
  * user, which it could then patch to create a namespace.  Control: an

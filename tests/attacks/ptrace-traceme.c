@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * PTRACE_TRACEME (SPEC rule 12, R12): an unrestricted child makes its
+ * PTRACE_TRACEME (rule 12, R12): an unrestricted child makes its
  * restricted parent its tracer, which then drives it.  The child's pU must
  * be a subset of the parent's.
  */

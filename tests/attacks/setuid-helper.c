@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * setuid-root helpers (SPEC rule 10, R10): newgrp, sg, su and sudo -u self
+ * setuid-root helpers (rule 10, R10): newgrp, sg, su and sudo -u self
  * run a command as the same user after a privilege-gaining exec.
  *
  *   setuid-helper HELPER strict      pU was lowered by privileged code with

@@ -25,7 +25,7 @@ op_flag() { case $1 in net) echo n ;; uts) echo u ;; mnt) echo m ;; esac; }
 # fail where the series refuses, nowhere before it.  Without cap_sys_admin
 # in pU that is the uts or mount namespace itself: creating it (unshare or
 # clone with CLONE_NEWUSER) needs CAP_SYS_ADMIN over the new user namespace,
-# which its owner holds only from its pU (SPEC rule 11), and so does
+# which its owner holds only from its pU (rule 11), and so does
 # joining a user namespace with setns.
 op_denied() {
 	case $via-$1 in

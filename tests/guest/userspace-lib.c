@@ -3,7 +3,7 @@
  * Guest test of every libcapuns call, with its error paths, as root and
  * as an unprivileged user (uid 1000), on the kernel named by
  * CAPUNS_TARGET:
- *   patched    the kernel backend must be in use and follow SPEC rules 2-6;
+ *   patched    the kernel backend must be in use and follow rules 2-6;
  *   unpatched  the library must detect "none" and fail every call with
  *              CAPUNS_ENOBACKEND.
  * Changes are made in forked children, so that each case starts from the

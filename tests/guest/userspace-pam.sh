@@ -4,7 +4,7 @@
 # configuration that drops capabilities; the shell of the session shows
 # the drop in pU and cannot regain it.  A session that a rule matches has
 # the strict securebit set and locked, so that the real set-user-ID-root
-# helpers (newgrp, sg, su, sudo) keep the rule (SPEC rule 10, R10); a
+# helpers (newgrp, sg, su, sudo) keep the rule (rule 10, R10); a
 # session that no rule matches is not touched.  Malformed configurations
 # fail the session unless onerr=succeed.  Runs on the kernel backend
 # (patched), the BPF backend (stock kernels) and without a backend

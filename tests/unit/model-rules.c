@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Hand-worked cases for the reference model: the seed's examples, each
- * SPEC rule, and the classic commoncap.c rules the series sits on.
+ * rule, and the classic commoncap.c rules the series sits on.
  * Values are written out in hex on purpose: they were computed by hand.
  */
 #include <errno.h>

@@ -6,7 +6,7 @@
  * capuns_strict_set) over a pretend thread, recording every call.  So it
  * shows what the module asks for and in which order, which the host
  * kernel cannot: a session that a rule matches gets pU lowered and then
- * the strict securebit set and locked (SPEC rule 10, R10); a session that
+ * the strict securebit set and locked (rule 10, R10); a session that
  * no rule matches is not touched at all; strict= chooses; a strict bit
  * that cannot be set fails the session (fail closed).  The guest tests
  * check the same on the real backends.
