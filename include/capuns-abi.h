@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Kernel ABI of the capuns series for Linux 6.1.
+ * Kernel ABI of the capuns series for Linux 6.1 and 6.12 (the same numbers
+ * in both; docs/rules.md, rule 5, on a mainline series).
  *
  * These constants are not in the system headers (the series is not in
  * mainline), so they are defined here, once, for the library, the CLI,
