@@ -14,7 +14,7 @@ SYSTEM_SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' \
 		   -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g'
 
 # Man pages: the .TH line carries the version of the file VERSION.
-MAN_PAGES := cli/capuns.1 pam/pam_capuns.8 $(wildcard man/*.[0-9])
+MAN_PAGES := $(wildcard man/*.[0-9])
 MAN_BUILT := $(addprefix $(B)/man/,$(notdir $(MAN_PAGES)))
 
 BINS += $(MAN_BUILT) $(B)/system/capuns.conf

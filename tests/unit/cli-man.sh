@@ -5,7 +5,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-for page in cli/capuns.1 pam/pam_capuns.8; do
+for page in man/capuns.1 man/pam_capuns.8; do
 	f=$root/$page
 	if [ ! -f "$f" ]; then not_ok "$page exists"; continue; fi
 	w=$(groff -man -ww -z "$f" 2>&1)

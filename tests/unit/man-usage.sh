@@ -29,10 +29,10 @@ compare() { # NAME USAGE-LIST MAN-LIST
 
 # capuns: options, and the commands (capuns WORD in the usage, .SY "capuns WORD").
 usage=$("$b/capuns" --help)
-compare "capuns options" "$(printf '%s\n' "$usage" | long_opts)" "$(man_opts "$root/cli/capuns.1")"
+compare "capuns options" "$(printf '%s\n' "$usage" | long_opts)" "$(man_opts "$root/man/capuns.1")"
 compare "capuns commands" \
 	"$(printf '%s\n' "$usage" | sed -nE 's/^(Usage:)? *capuns ([a-z][a-z-]*).*/\2/p' | sort -u)" \
-	"$(sed -nE 's/^\.SY "capuns ([a-z\\-]*)"/\1/p' "$root/cli/capuns.1" | sed 's/\\//g' | sort -u)"
+	"$(sed -nE 's/^\.SY "capuns ([a-z\\-]*)"/\1/p' "$root/man/capuns.1" | sed 's/\\//g' | sort -u)"
 
 # capuns-bpf: options, and the commands (.B capuns\-bpf WORD in SYNOPSIS).
 usage=$("$b/capuns-bpf" --help)
@@ -64,7 +64,7 @@ for page in "$root"/man/*.[0-9]; do
 			not_ok "$name: has $section"; fi
 	done
 done
-text=$(MANWIDTH=80 man -l "$root/cli/capuns.1" 2>/dev/null)
+text=$(MANWIDTH=80 man -l "$root/man/capuns.1" 2>/dev/null)
 for section in ENVIRONMENT FILES; do
 	if printf '%s\n' "$text" | grep -qx "$section"; then ok "capuns.1: has $section"; else
 		not_ok "capuns.1: has $section"; fi
