@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "capuns.h"
+#include "fd-pass.h"
 
 #define CAP_NET_BIND_SERVICE 10
 #define CAP_NET_ADMIN 12
@@ -79,41 +80,6 @@ static inline int wait_status(pid_t pid)
 		if (errno != EINTR)
 			return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/* SCM_RIGHTS: send fd over the unix socket sock. */
-static inline int send_fd(int sock, int fd)
-{
-	char byte = 'f', cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
-}
-
-/* SCM_RIGHTS: receive one fd from sock; -1 on error. */
-static inline int recv_fd(int sock)
-{
-	char byte, cbuf[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c;
-	int fd;
-
-	if (recvmsg(sock, &msg, 0) != 1)
-		return -1;
-	c = CMSG_FIRSTHDR(&msg);
-	if (!c || c->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(c), sizeof(int));
-	return fd;
 }
 
 /* Bring lo up through the socket fd (SIOCSIFFLAGS: CAP_NET_ADMIN over its netns). */

@@ -21,9 +21,10 @@ GUEST_FILES += $(ATTACKS:%=$(B)/guest/capuns/attacks/%) \
 	       $(B)/guest/usr/bin/sudo $(B)/guest/usr/libexec/sudo/sudoers.so $(B)/guest/etc/sudoers \
 	       $(B)/guest/usr/bin/strace
 
-$(B)/guest/capuns/attacks/%: tests/attacks/%.c tests/attacks/attack.h include/capuns.h $(B)/libcapuns.a
+$(B)/guest/capuns/attacks/%: tests/attacks/%.c tests/attacks/attack.h $(TESTS_LIB_HDRS) \
+		include/capuns.h $(B)/libcapuns.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $< $(B)/libcapuns.a $(LIBCAPUNS_LDLIBS)
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) -Itests/lib $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $< $(B)/libcapuns.a $(LIBCAPUNS_LDLIBS)
 
 $(B)/guest/capuns/tests/attacks.sh: tests/attacks/attacks.sh
 	@mkdir -p $(@D)

@@ -1,7 +1,7 @@
 # Helpers of the tests (tests/lib/): headers that the C tests include
 # (-Itests/lib), bpf-uns and the shell functions of the BPF backend's tests.
 
-TESTS_LIB_HDRS := tests/lib/uns-prctl.h
+TESTS_LIB_HDRS := tests/lib/fd-pass.h tests/lib/uns-prctl.h
 
 # bpf-uns: libcapuns operations from the shell, linked statically with
 # libcapuns, so that the guest tests give the same answers on both backends.
