@@ -1,120 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Linux 6.1's own credential rules, each restating the function it cites
- * (security/commoncap.c, kernel/user_namespace.c, kernel/sys.c,
- * kernel/capability.c, fs/exec.c, kernel/umh.c).  Where the patched kernel
+ * Linux 6.1's system calls on credentials, each restating the function it
+ * cites (security/commoncap.c, kernel/user_namespace.c, kernel/sys.c,
+ * kernel/capability.c, fs/exec.c, kernel/umh.c) on top of commoncap.c.  Where the patched kernel
  * calls the series (series.c), or a stock kernel calls the BPF backend's
  * programs (bpf.c), these functions call them, chosen by the flavour.
  */
 #include "internal.h"
 
 #include <errno.h>
-
-/* ---- id maps ------------------------------------------------------------ */
-
-uint32_t cm_make_kuid(const struct cm_sys *sys, int ns, uint32_t id)
-{
-	if (id == CM_ID_NONE)
-		return CM_ID_NONE;
-	if (ns == 0)
-		return id;
-	return id == 0 ? sys->ns[ns].root_uid : CM_ID_NONE;
-}
-
-uint32_t cm_make_kgid(const struct cm_sys *sys, int ns, uint32_t id)
-{
-	if (id == CM_ID_NONE)
-		return CM_ID_NONE;
-	if (ns == 0)
-		return id;
-	return id == 0 ? sys->ns[ns].root_gid : CM_ID_NONE;
-}
-
-uint32_t cm_from_kuid(const struct cm_sys *sys, int ns, uint32_t kuid)
-{
-	if (ns == 0 || kuid == CM_ID_NONE)
-		return kuid;
-	return kuid == sys->ns[ns].root_uid ? 0 : CM_ID_NONE;
-}
-
-static uint32_t from_kgid(const struct cm_sys *sys, int ns, uint32_t kgid)
-{
-	if (ns == 0 || kgid == CM_ID_NONE)
-		return kgid;
-	return kgid == sys->ns[ns].root_gid ? 0 : CM_ID_NONE;
-}
-
-static bool kuid_mapped(const struct cm_sys *sys, int ns, uint32_t kuid)
-{
-	return kuid != CM_ID_NONE && cm_from_kuid(sys, ns, kuid) != CM_ID_NONE;
-}
-
-static bool kgid_mapped(const struct cm_sys *sys, int ns, uint32_t kgid)
-{
-	return kgid != CM_ID_NONE && from_kgid(sys, ns, kgid) != CM_ID_NONE;
-}
-
-/* ---- capability checks ------------------------------------------------ */
-
-bool cm_ns_is_ancestor(const struct cm_sys *sys, int ancestor, int ns)
-{
-	for (; ns >= 0; ns = sys->ns[ns].parent)
-		if (ns == ancestor)
-			return true;
-	return false;
-}
-
-/*
- * The owner grant of 6.1's cap_capable(): the owner (euid) of a namespace,
- * acting from its parent, has every cap in it.
- */
-static bool granted_to_owner(const struct cm_sys *sys, const struct cm_cred *c, int ns)
-{
-	if (MUTANT(6))
-		return false;
-	return sys->ns[ns].parent == c->ns && sys->ns[ns].owner == c->euid;
-}
-
-/*
- * cap_capable() of 6.1: walk from the target namespace up to the cred's,
- * where eff decides.  owner_bounded: rule 11 bounds the owner grant;
- * when it does not cover cap, the walk goes on up.
- */
-bool cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap,
-		      cm_caps eff, bool owner_bounded)
-{
-	if (cap < 0 || cap > sys->last_cap)
-		return false;
-	for (;;) {
-		if (ns == c->ns)
-			return cap_in(eff, cap);
-		if (sys->ns[ns].level <= sys->ns[c->ns].level)
-			return false;
-		if (granted_to_owner(sys, c, ns) &&
-		    (!owner_bounded || series_owner_may_use(sys, c, cap)))
-			return true;
-		ns = sys->ns[ns].parent;
-	}
-}
-
-/* cap_capable() of the running kernel: the series bounds the owner (rule 11). */
-bool cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
-{
-	return cap_capable_walk(sys, c, ns, cap, c->pE, is_series_kernel(sys));
-}
-
-/* security_capable(): the capability LSM, then (stock kernel) the BPF backend. */
-bool cm_ns_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
-{
-	if (!cap_capable(sys, c, ns, cap))
-		return false;
-	return !is_bpf_backend(sys) || bpf_lsm_capable(sys, c, ns, cap);
-}
-
-bool cm_capable(const struct cm_sys *sys, const struct cm_cred *c, int cap)
-{
-	return cm_ns_capable(sys, c, 0, cap);
-}
 
 /*
  * cap_inh_is_capped() and PR_SET_SECUREBITS: CAP_SETPCAP in pE, asked of
@@ -133,18 +27,6 @@ static bool setpcap_in_own_ns(const struct cm_sys *sys, const struct cm_cred *c)
 }
 
 /* ---- ptrace: cap_ptrace_access_check(), cap_ptrace_traceme() --------- */
-
-/*
- * commoncap's permitted-subset test: in one namespace, the tracee's pP
- * within the tracer's caller set (pP, or pE for PTRACE_MODE_FSCREDS), else
- * CAP_SYS_PTRACE over the tracee's namespace (every LSM has a say).
- */
-bool cap_ptrace_subset(const struct cm_sys *sys, const struct cm_cred *tracer, cm_caps caller,
-		       const struct cm_cred *tracee, cm_caps tracee_pP)
-{
-	return (tracer->ns == tracee->ns && subset(tracee_pP, caller)) ||
-	       cm_ns_capable(sys, tracer, tracee->ns, CAP_SYS_PTRACE);
-}
 
 /*
  * The capability side of a ptrace attach (PTRACE_ATTACH, /proc/PID/mem with
@@ -178,7 +60,7 @@ static void exec_fill_uid(const struct cm_sys *sys, struct cm_cred *new, const s
 {
 	if (!f->setuid)
 		return;
-	if (!kuid_mapped(sys, new->ns, f->uid) || !kgid_mapped(sys, new->ns, f->gid))
+	if (!cm_kuid_mapped(sys, new->ns, f->uid) || !cm_kgid_mapped(sys, new->ns, f->gid))
 		return;
 	new->euid = f->uid;
 }
@@ -393,13 +275,8 @@ long cm_prctl(struct cm_sys *sys, struct cm_cred *c, int option, uint64_t arg2,
 	}
 }
 
-/* ---- entering a user namespace: set_cred_user_ns() ------------------- */
 
-/* Stock 6.1: a new namespace starts with every capability. */
-void enter_userns_stock(const struct cm_sys *sys, struct cm_cred *c)
-{
-	c->X = c->pP = c->pE = sys->full;
-}
+/* ---- entering a user namespace: set_cred_user_ns() ------------------- */
 
 /* Rule 3 on create and setns: the series, the BPF backend, or stock. */
 static void enter_userns(struct cm_sys *sys, struct cm_cred *c, int ns, bool by_setns)
@@ -428,7 +305,7 @@ int cm_unshare_user(struct cm_sys *sys, struct cm_cred *c)
 	if (sys->nns >= CM_NS_MAX)
 		return -ENOSPC; /* the model's own capacity; callers stay below it */
 	/* The creator must be mapped in the parent namespace. */
-	if (!kuid_mapped(sys, c->ns, c->euid) || !kgid_mapped(sys, c->ns, c->gid))
+	if (!cm_kuid_mapped(sys, c->ns, c->euid) || !cm_kgid_mapped(sys, c->ns, c->gid))
 		return -EPERM;
 	ns = &sys->ns[sys->nns];
 	*ns = (struct cm_ns){ .parent = c->ns, .level = parent->level + 1, .owner = c->euid,
@@ -458,7 +335,7 @@ int cm_map_root(struct cm_sys *sys, const struct cm_cred *w, int ns)
 	if (w->ns != n->parent || n->root_uid != CM_ID_NONE)
 		return -EPERM;
 	lower_uid = cm_from_kuid(sys, n->parent, w->euid);
-	lower_gid = from_kgid(sys, n->parent, w->gid);
+	lower_gid = cm_from_kgid(sys, n->parent, w->gid);
 	if (lower_uid == CM_ID_NONE || lower_gid == CM_ID_NONE)
 		return -EPERM;
 	/* Rule 11: the self-mapping needs no CAP_SYS_ADMIN over ns. */

@@ -2,9 +2,12 @@
 /*
  * Inside the model: what its three parts share.
  *
- *   classic.c  Linux 6.1 as it is (ids, cap_capable, exec, capset, setuid,
- *              prctl, namespaces, usermodehelper), calling the series and
- *              the BPF backend where the kernel calls them;
+ *   commoncap.c  Linux 6.1's security/commoncap.c as it is: the id maps,
+ *              the walk of cap_capable(), security_capable(), the ptrace
+ *              subset test;
+ *   classic.c  the system calls of 6.1 (exec, capset, setuid, prctl,
+ *              namespaces, usermodehelper), calling the series and the BPF
+ *              backend where the kernel calls them;
  *   series.c   the rules of the capuns series, one function each;
  *   bpf.c      the BPF-LSM backend, one function per program of
  *              bpf/capuns.bpf.c;
@@ -106,7 +109,10 @@ static inline cm_caps series_view(const struct cm_cred *c, cm_caps set)
 	return set & c->bound;
 }
 
-/* ---- classic.c: 6.1 ---------------------------------------------------- */
+/* ---- commoncap.c: security/commoncap.c of 6.1 and the id maps ---------- */
+uint32_t cm_from_kgid(const struct cm_sys *sys, int ns, uint32_t kgid);
+bool cm_kuid_mapped(const struct cm_sys *sys, int ns, uint32_t kuid);
+bool cm_kgid_mapped(const struct cm_sys *sys, int ns, uint32_t kgid);
 bool cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap,
 		      cm_caps eff, bool owner_bounded);
 bool cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap);
