@@ -41,6 +41,7 @@
 
 #include "capuns-abi.h"
 #include "capuns.h"
+#include "id-maps.h"
 
 static int die_err(const char *op, int err)
 {
@@ -125,17 +126,6 @@ static int child_main(void *arg)
 	return 127;
 }
 
-static void write_file(pid_t pid, const char *name, const char *text)
-{
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
-	f = fopen(path, "we");
-	if (!f || fputs(text, f) == EOF || fclose(f) == EOF)
-		die_err(path, -errno);
-}
-
 /*
  * clone(2) itself, not unshare: the userns_create hook sees the child's
  * cred while current is the parent.  Maps root in the child to our ids,
@@ -144,8 +134,7 @@ static void write_file(pid_t pid, const char *name, const char *text)
 static int run_clone(int flags, char **argv)
 {
 	static char stack[256 * 1024] __attribute__((aligned(16)));
-	char map[64];
-	int status;
+	int status, r;
 	pid_t pid;
 
 	child_argv = argv;
@@ -156,11 +145,9 @@ static int run_clone(int flags, char **argv)
 		die_err("clone", -errno);
 	close(sync_pipe[0]);
 	if (flags & CLONE_NEWUSER) {
-		snprintf(map, sizeof(map), "0 %d 1\n", (int)geteuid());
-		write_file(pid, "uid_map", map);
-		write_file(pid, "setgroups", "deny\n");
-		snprintf(map, sizeof(map), "0 %d 1\n", (int)getegid());
-		write_file(pid, "gid_map", map);
+		r = write_id_maps(pid, geteuid(), getegid());
+		if (r)
+			die_err("id maps", r);
 	}
 	if (write(sync_pipe[1], "x", 1) != 1)
 		die_err("clone", -errno);
@@ -178,8 +165,7 @@ static int run_clone(int flags, char **argv)
  */
 static void run_unshare(int flags, char **argv)
 {
-	int go[2], status;
-	char map[64];
+	int go[2], status, r;
 	pid_t parent = getpid(), mapper;
 	char c;
 
@@ -192,11 +178,9 @@ static void run_unshare(int flags, char **argv)
 		close(go[1]);
 		if (read(go[0], &c, 1) != 1)
 			_exit(1); /* unshare failed: nothing to map */
-		snprintf(map, sizeof(map), "0 %d 1\n", (int)geteuid());
-		write_file(parent, "uid_map", map);
-		write_file(parent, "setgroups", "deny\n");
-		snprintf(map, sizeof(map), "0 %d 1\n", (int)getegid());
-		write_file(parent, "gid_map", map);
+		r = write_id_maps(parent, geteuid(), getegid());
+		if (r)
+			die_err("id maps", r);
 		_exit(0);
 	}
 	close(go[0]);

@@ -1,13 +1,13 @@
 # Helpers of the tests (tests/lib/): headers that the C tests include
 # (-Itests/lib), bpf-uns and the shell functions of the BPF backend's tests.
 
-TESTS_LIB_HDRS := tests/lib/fd-pass.h tests/lib/uns-prctl.h
+TESTS_LIB_HDRS := tests/lib/id-maps.h tests/lib/fd-pass.h tests/lib/uns-prctl.h
 
 # bpf-uns: libcapuns operations from the shell, linked statically with
 # libcapuns, so that the guest tests give the same answers on both backends.
 GUEST_FILES += $(B)/guest/capuns/bin/bpf-uns $(B)/guest/capuns/bin/bpf-test-lib.sh
 
-$(B)/tests/bpf-uns: tests/lib/bpf-uns.c include/capuns.h $(B)/libcapuns.a
+$(B)/tests/bpf-uns: tests/lib/bpf-uns.c tests/lib/id-maps.h include/capuns.h $(B)/libcapuns.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) -Itests/lib $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $< \
 		$(B)/libcapuns.a $(LIBCAPUNS_LDLIBS)
