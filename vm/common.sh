@@ -92,3 +92,55 @@ pristine_tree() {
 	fi
 	printf '%s\n' "$dir"
 }
+
+# qemu_accel PROBE: the accelerator for guests on this machine, kvm or
+# tcg. CAPUNS_ACCEL decides when set. Otherwise KVM when /dev/kvm is
+# writable and PROBE (a command given the argument kvm, run once per
+# machine and QEMU version, its answer cached) succeeds: a guest that
+# hangs on KVM would cost its whole timeout at every run, so TCG is used
+# from then on.
+qemu_accel() {
+	local probe=$1 cache
+	if [ -n "${CAPUNS_ACCEL:-}" ]; then
+		echo "$CAPUNS_ACCEL"
+		return
+	fi
+	cache=$CAPUNS_CACHE/accel-$(uname -r)-$(qemu-system-x86_64 --version | head -1 | tr -dc '0-9.')
+	if [ -f "$cache" ]; then
+		cat "$cache"
+	elif [ -w /dev/kvm ]; then
+		if "$probe" kvm >&2; then
+			echo kvm | tee "$cache"
+		else
+			log "KVM probe did not complete: using TCG on this machine"
+			echo tcg | tee "$cache"
+		fi
+	else
+		echo tcg
+	fi
+}
+
+# qemu_boot ACCEL MEMORY TIMEOUT KERNEL INITRD APPEND LOGPREFIX [QEMU-ARG...]
+# One x86_64 guest with one CPU, MEMORY MiB, no display and no reboot:
+# the kernel console on the first serial port (LOGPREFIX.console), the
+# guest's report on the second (LOGPREFIX.results), both emptied first;
+# QEMU's own output in LOGPREFIX.qemu. The guest's command line is
+# "console=ttyS0 panic=-1 APPEND" (a panic powers off). Killed after
+# TIMEOUT seconds. Returns QEMU's exit status (124 or 137: timeout).
+# CAPUNS_QEMU_ARGS adds QEMU arguments (debugging).
+qemu_boot() {
+	local accel=$1 memory=$2 limit=$3 kernel=$4 initrd=$5 append=$6 pfx=$7 cpu=max
+	shift 7
+	# TCG has no host CPU model to pass through
+	[ "$accel" = kvm ] && cpu=host
+	: >"$pfx.console"
+	: >"$pfx.results"
+	# shellcheck disable=SC2086 # CAPUNS_QEMU_ARGS is a list of words
+	timeout --kill-after=5 "$limit" qemu-system-x86_64 \
+		-machine pc,accel="$accel" -cpu "$cpu" -m "$memory" -smp 1 \
+		-display none -monitor none -no-reboot \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 $append" \
+		-serial "file:$pfx.console" -serial "file:$pfx.results" \
+		"$@" ${CAPUNS_QEMU_ARGS:-} </dev/null >"$pfx.qemu" 2>&1
+}
