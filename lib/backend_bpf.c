@@ -48,18 +48,12 @@ static int bpf_call(unsigned long op, unsigned long arg)
 	return r == -EPROTO ? CAPUNS_EPROTO : r;
 }
 
-/* Last capability of the running kernel, as libcap counts them. */
-static int last_cap(void)
-{
-	return (int)cap_max_bits() - 1;
-}
-
 /* A set read one capability at a time through a yes/no operation. */
 static int read_set(unsigned long op, uint64_t *set)
 {
 	uint64_t s = 0;
 
-	for (int cap = 0; cap <= last_cap() && cap < 64; cap++) {
+	for (int cap = 0; cap <= capuns_cap_last() && cap < 64; cap++) {
 		int r = bpf_call(op, cap);
 
 		if (r < 0)
@@ -209,7 +203,7 @@ static int bpf_mask_get(uint64_t *mask)
  */
 static int bpf_mask_drop(uint64_t caps_to_drop)
 {
-	for (int cap = 0; cap <= last_cap() && cap < 64; cap++) {
+	for (int cap = 0; cap <= capuns_cap_last() && cap < 64; cap++) {
 		int r;
 
 		if (!(caps_to_drop & (UINT64_C(1) << cap)))
