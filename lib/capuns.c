@@ -237,34 +237,28 @@ static int raise_each(const struct capuns_backend *b, capuns_set_t cur,
 	return 0;
 }
 
+/* What the set calls share: set names only capabilities of this kernel; *cur is pU now. */
+static int check_set_get(capuns_set_t set, capuns_set_t *cur)
+{
+	int err = check_set(set);
+
+	return err ? err : capuns_get(0, cur);
+}
+
 int capuns_raise_set(capuns_set_t set)
 {
-	const struct capuns_backend *b = capuns_backend();
 	capuns_set_t cur;
-	int err;
+	int err = check_set_get(set, &cur);
 
-	err = check_set(set);
-	if (err)
-		return err;
-	err = capuns_get(0, &cur);
-	if (err)
-		return err;
-	return raise_each(b, cur, set);
+	return err ? err : raise_each(capuns_backend(), cur, set);
 }
 
 int capuns_lower_set(capuns_set_t set)
 {
-	const struct capuns_backend *b = capuns_backend();
 	capuns_set_t cur;
-	int err;
+	int err = check_set_get(set, &cur);
 
-	err = check_set(set);
-	if (err)
-		return err;
-	err = capuns_get(0, &cur);
-	if (err)
-		return err;
-	return lower_each(b, capuns_set_and(cur, set));
+	return err ? err : lower_each(capuns_backend(), capuns_set_and(cur, set));
 }
 
 int capuns_set_exactly(capuns_set_t set)
@@ -273,10 +267,7 @@ int capuns_set_exactly(capuns_set_t set)
 	capuns_set_t cur, drop;
 	int err;
 
-	err = check_set(set);
-	if (err)
-		return err;
-	err = capuns_get(0, &cur);
+	err = check_set_get(set, &cur);
 	if (err)
 		return err;
 	err = raise_each(b, cur, set);
