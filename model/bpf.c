@@ -8,7 +8,8 @@
  * Where its rule is the series' rule, it calls series.c with the sets as
  * the series sees them (series_view()).
  */
-#include "internal.h"
+#include "hooks.h"
+#include "series.h"
 
 #include <errno.h>
 
@@ -18,9 +19,9 @@
  * owner grant bounded by what the owner's namespaces would get (rule 11).  The backend's id-map
  * waiver is cm_map_root()'s rule 11, stated once for both backends.
  */
-bool bpf_lsm_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
+static bool bpf_lsm_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
 {
-	return cap_capable_walk(sys, c, ns, cap, series_view(c, c->pE), true);
+	return cap_capable_walk(sys, c, ns, cap, series_view(c, c->pE), series_owner_may_use);
 }
 
 /*
@@ -28,7 +29,7 @@ bool bpf_lsm_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, 
  * are stock; bound = p'U (with the backend's strict flag), and the strict
  * bits (the backend's securebits 8/9) are reset.
  */
-void bpf_record_userns_entry(struct cm_sys *sys, struct cm_cred *c)
+static void bpf_record_userns_entry(const struct cm_sys *sys, struct cm_cred *c)
 {
 	c->pU = c->bound = series_userns_entry_set(sys, c);
 	c->uns_strict = 0;
@@ -41,8 +42,10 @@ void bpf_record_userns_entry(struct cm_sys *sys, struct cm_cred *c)
  * grows; then p'U as rule 10 (R10) says, with the backend's strict flag
  * and X as the series sees it.
  */
-void bpf_bprm_creds_from_file(const struct cm_cred *old, struct cm_cred *new)
+static void bpf_bprm_creds_from_file(const struct cm_cred *old, struct cm_cred *new,
+				     uint32_t root_uid)
 {
+	(void)root_uid; /* the backend's trigger does not ask who root is */
 	if (new->euid != old->euid &&
 	    !subset(series_view(new, new->pP), series_view(new, old->pP)))
 		new->pU = series_setuid_exec_userns(new->pU, series_view(new, new->X),
@@ -54,8 +57,8 @@ void bpf_bprm_creds_from_file(const struct cm_cred *old, struct cm_cred *new)
  * 12, then commoncap's subset test again on the sets as the series sees
  * them (the kernel compared its own full ones).
  */
-bool bpf_ptrace_access_check(const struct cm_sys *sys, const struct cm_cred *tracer,
-			     const struct cm_cred *tracee, bool fscreds)
+static bool bpf_ptrace_access_check(const struct cm_sys *sys, const struct cm_cred *tracer,
+				    const struct cm_cred *tracee, bool fscreds)
 {
 	cm_caps caller = series_view(tracer, fscreds ? tracer->pE : tracer->pP);
 
@@ -124,10 +127,46 @@ static long extension_op(struct cm_sys *sys, struct cm_cred *c, uint64_t op, uin
  * operations, else the series' function.  The answers are the decoded
  * ones (libcapuns).
  */
-long bpf_task_prctl_cap_userns(struct cm_sys *sys, struct cm_cred *c, uint64_t op,
-			       uint64_t arg3, uint64_t a4, uint64_t a5)
+static long bpf_task_prctl_cap_userns(struct cm_sys *sys, struct cm_cred *c, uint64_t op,
+				      uint64_t arg3, uint64_t a4, uint64_t a5)
 {
 	if (op >= CM_BPF_OP_PROBE)
 		return (a4 | a5) ? -EINVAL : extension_op(sys, c, op, arg3);
 	return series_prctl_cap_userns(sys, c, op, arg3, a4, a5);
 }
+
+/* Rule 8: pU, the bound and the strict bits through the backend's prctl operations. */
+static void bpf_observe(const struct cm_cred *c, struct cm_obs *o)
+{
+	o->pU = c->pU;
+	o->bound = c->bound;
+	o->uns_strict = c->uns_strict;
+}
+
+/*
+ * Rule 4 on the backend: the kernel's sets are full in a namespace; what
+ * it holds is their part inside bound.  pI and pA are left out: a stock
+ * capset checks pI against the kernel's X, and bound still cuts whatever
+ * an exec makes of them.
+ */
+static const char *bpf_ns_invariants(const struct cm_cred *c, cm_caps *held)
+{
+	*held = series_view(c, c->pE | c->pP | c->X) | c->pU | c->bound;
+	if (!subset(c->pU, c->bound))
+		return "pU holds a cap outside the set recorded at namespace entry";
+	return NULL;
+}
+
+/* A stock kernel with the capuns BPF-LSM backend loaded. */
+const struct cm_hooks cm_bpf_hooks = {
+	.last_cap = CM_CAP_LAST_STOCK,
+	.capable = bpf_lsm_capable,
+	.ptrace_access_check = bpf_ptrace_access_check,
+	.enter_userns = bpf_record_userns_entry,
+	.bprm_creds_from_file = bpf_bprm_creds_from_file,
+	.prctl_cap_userns = bpf_task_prctl_cap_userns,
+	/* Rule 11's id-map waiver is the series' (cm_map_root()). */
+	.idmap_is_self = series_idmap_is_self,
+	.observe = bpf_observe,
+	.ns_invariants = bpf_ns_invariants,
+};

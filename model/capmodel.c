@@ -3,11 +3,11 @@
  * capmodel: reference model of credentials under the capuns series.
  *
  * This file holds the state, what userspace observes of it and the
- * invariants; the rules are in classic.c (Linux 6.1), series.c (the
- * series, one function per rule) and bpf.c (the BPF-LSM backend), see
- * internal.h.
+ * invariants; the rules are in commoncap.c and syscalls.c (Linux 6.1),
+ * series.c (the series, one function per rule) and bpf.c (the BPF-LSM
+ * backend), each backend filling one hook table (hooks.h).
  */
-#include "internal.h"
+#include "hooks.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +18,10 @@ void cm_sys_init(struct cm_sys *sys, enum cm_flavour flavour)
 {
 	memset(sys, 0, sizeof(*sys));
 	sys->flavour = flavour;
-	sys->last_cap = flavour == CM_PATCHED ? CM_CAP_LAST_PATCHED : CM_CAP_LAST_STOCK;
+	sys->hooks = flavour == CM_PATCHED ? &cm_series_hooks
+		     : flavour == CM_BPF   ? &cm_bpf_hooks
+					   : &cm_stock_hooks;
+	sys->last_cap = sys->hooks->last_cap;
 	sys->full = (CM_BIT(sys->last_cap) << 1) - 1;
 	sys->mask = sys->full;
 	sys->umh_bset = sys->umh_inheritable = sys->umh_userns = sys->full;
@@ -52,14 +55,14 @@ void cm_observe(const struct cm_sys *sys, const struct cm_cred *c, struct cm_obs
 	o->pI = c->pI;
 	o->pA = c->pA;
 	o->X = c->X;
-	o->pU = has_userns_set(sys) ? c->pU : 0; /* no CapUNs line, no prctl(48) without either */
-	o->bound = is_bpf_backend(sys) ? c->bound : 0;
-	o->uns_strict = is_bpf_backend(sys) ? c->uns_strict : 0;
 	o->securebits = c->securebits;
 	o->uid = visible_uid(sys, c->ns, c->uid);
 	o->euid = visible_uid(sys, c->ns, c->euid);
 	o->suid = visible_uid(sys, c->ns, c->suid);
 	o->level = sys->ns[c->ns].level;
+	/* pU and the backend's state; no CapUNs line, no prctl(48) without a backend. */
+	if (sys->hooks->observe)
+		sys->hooks->observe(c, o);
 }
 
 /*
@@ -71,14 +74,8 @@ void cm_observe(const struct cm_sys *sys, const struct cm_cred *c, struct cm_obs
 const char *cm_check_invariants(const struct cm_sys *sys, const struct cm_cred *c)
 {
 	const struct cm_ns *ns = &sys->ns[c->ns];
-	cm_caps all = c->pE | c->pP | c->pI | c->pA | c->X | c->pU;
-	/*
-	 * On the BPF backend the kernel's sets are full in a namespace; what it
-	 * holds is their part inside bound.  pI and pA are left out there: a
-	 * stock capset checks pI against the kernel's X, and bound still cuts
-	 * whatever an exec makes of them.
-	 */
-	cm_caps held = is_bpf_backend(sys) ? series_view(c, c->pE | c->pP | c->X) | c->pU | c->bound : all;
+	cm_caps all = c->pE | c->pP | c->pI | c->pA | c->X | c->pU, held;
+	const char *broken;
 
 	if (!subset(c->pA, c->pP & c->pI))
 		return "ambient not within permitted and inheritable";
@@ -86,10 +83,11 @@ const char *cm_check_invariants(const struct cm_sys *sys, const struct cm_cred *
 		return "effective not within permitted";
 	if (!subset(all, sys->full))
 		return "a set holds a bit beyond CAP_LAST_CAP";
-	if (!has_userns_set(sys) || c->ns == 0)
+	if (!sys->hooks->ns_invariants || c->ns == 0)
 		return NULL;
-	if (is_bpf_backend(sys) && !subset(c->pU, c->bound))
-		return "pU holds a cap outside the set recorded at namespace entry";
+	broken = sys->hooks->ns_invariants(c, &held);
+	if (broken)
+		return broken;
 	if (!subset(held, ns->ceiling))
 		return "a set holds a cap never brought into its namespace";
 	for (int i = 1; i < sys->nns; i++) {

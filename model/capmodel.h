@@ -93,8 +93,11 @@ struct cm_ns {
 	bool entered_by_setns;
 };
 
+struct cm_hooks;
+
 struct cm_sys {
 	enum cm_flavour flavour;
+	const struct cm_hooks *hooks; /* the flavour's backend (model/hooks.h) */
 	int last_cap;
 	cm_caps full; /* CAP_FULL_SET of this kernel */
 	cm_caps mask; /* rule 6: kernel.cap_userns_mask */

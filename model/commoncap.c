@@ -3,9 +3,9 @@
  * security/commoncap.c of Linux 6.1 and what it stands on: the id maps,
  * the namespace walk of cap_capable(), security_capable(), the
  * permitted-subset test of ptrace, and the full sets of a new namespace.
- * The rest of the classic rules, the system calls, are in classic.c.
+ * The system calls built on them are in syscalls.c.
  */
-#include "internal.h"
+#include "hooks.h"
 
 /* ---- id maps ------------------------------------------------------------ */
 
@@ -74,11 +74,11 @@ static bool granted_to_owner(const struct cm_sys *sys, const struct cm_cred *c, 
 
 /*
  * cap_capable() of 6.1: walk from the target namespace up to the cred's,
- * where eff decides.  owner_bounded: rule 11 bounds the owner grant;
- * when it does not cover cap, the walk goes on up.
+ * where eff decides.  owner_may_use, when not NULL, is rule 11's bound on
+ * the owner grant; when it does not cover cap, the walk goes on up.
  */
 bool cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap,
-		      cm_caps eff, bool owner_bounded)
+		      cm_caps eff, cm_owner_may_use_fn *owner_may_use)
 {
 	if (cap < 0 || cap > sys->last_cap)
 		return false;
@@ -88,7 +88,7 @@ bool cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int ns,
 		if (sys->ns[ns].level <= sys->ns[c->ns].level)
 			return false;
 		if (granted_to_owner(sys, c, ns) &&
-		    (!owner_bounded || series_owner_may_use(sys, c, cap)))
+		    (!owner_may_use || owner_may_use(sys, c, cap)))
 			return true;
 		ns = sys->ns[ns].parent;
 	}
@@ -97,15 +97,15 @@ bool cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int ns,
 /* cap_capable() of the running kernel: the series bounds the owner (rule 11). */
 bool cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
 {
-	return cap_capable_walk(sys, c, ns, cap, c->pE, is_series_kernel(sys));
+	return cap_capable_walk(sys, c, ns, cap, c->pE, sys->hooks->owner_may_use);
 }
 
-/* security_capable(): the capability LSM, then (stock kernel) the BPF backend. */
+/* security_capable(): the capability module, then the backend's hook. */
 bool cm_ns_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
 {
 	if (!cap_capable(sys, c, ns, cap))
 		return false;
-	return !is_bpf_backend(sys) || bpf_lsm_capable(sys, c, ns, cap);
+	return !sys->hooks->capable || sys->hooks->capable(sys, c, ns, cap);
 }
 
 bool cm_capable(const struct cm_sys *sys, const struct cm_cred *c, int cap)
@@ -134,3 +134,9 @@ void enter_userns_stock(const struct cm_sys *sys, struct cm_cred *c)
 {
 	c->X = c->pP = c->pE = sys->full;
 }
+
+/* Linux 6.1 without the series and without the BPF backend. */
+const struct cm_hooks cm_stock_hooks = {
+	.last_cap = CM_CAP_LAST_STOCK,
+	.enter_userns = enter_userns_stock,
+};

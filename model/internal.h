@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Inside the model: what its three parts share.
+ * Inside the model: what its parts share.  Each file calls only those
+ * below it; a backend is reached through its hook table (hooks.h).
  *
+ *   syscalls.c   the system calls of 6.1 (exec, capset, setuid, prctl,
+ *                namespaces, sysctls, usermodehelper), calling the hook
+ *                table where the kernel calls the series or an LSM;
+ *   capmodel.c   state (it picks the flavour's table), observation and
+ *                invariants;
+ *   bpf.c        the BPF-LSM backend, one function per program of
+ *                bpf/capuns.bpf.c; fills cm_bpf_hooks, and states the
+ *                rules it shares with the series by series.h;
+ *   series.c     the rules of the capuns series, one function each;
+ *                fills cm_series_hooks;
  *   commoncap.c  Linux 6.1's security/commoncap.c as it is: the id maps,
- *              the walk of cap_capable(), security_capable(), the ptrace
- *              subset test;
- *   classic.c  the system calls of 6.1 (exec, capset, setuid, prctl,
- *              namespaces, usermodehelper), calling the series and the BPF
- *              backend where the kernel calls them;
- *   series.c   the rules of the capuns series, one function each;
- *   bpf.c      the BPF-LSM backend, one function per program of
- *              bpf/capuns.bpf.c;
- *   capmodel.c state, observation and invariants.
+ *                the walk of cap_capable(), security_capable(), the ptrace
+ *                subset test; fills cm_stock_hooks.
  *
  * CAPMODEL_MUTATION (build flag, used only by the tests that prove the
  * differential runner catches bugs) breaks one rule on purpose, for both
@@ -77,24 +81,6 @@ static inline bool userns_strict(const struct cm_cred *c)
 	return securebit_set(c, CM_SECURE_USERNS_STRICT_CAPS) || (c->uns_strict & CM_BPF_STRICT);
 }
 
-/* The kernel series: pU in struct cred, CAP_SYS_CONTROL, the sysctls. */
-static inline bool is_series_kernel(const struct cm_sys *sys)
-{
-	return sys->flavour == CM_PATCHED;
-}
-
-/* A stock kernel with the capuns BPF-LSM backend loaded. */
-static inline bool is_bpf_backend(const struct cm_sys *sys)
-{
-	return sys->flavour == CM_BPF;
-}
-
-/* Either backend enforces the rules of pU. */
-static inline bool has_userns_set(const struct cm_sys *sys)
-{
-	return is_series_kernel(sys) || is_bpf_backend(sys);
-}
-
 static inline bool cap_valid(const struct cm_sys *sys, uint64_t cap)
 {
 	return cap <= (uint64_t)sys->last_cap;
@@ -113,34 +99,12 @@ static inline cm_caps series_view(const struct cm_cred *c, cm_caps set)
 uint32_t cm_from_kgid(const struct cm_sys *sys, int ns, uint32_t kgid);
 bool cm_kuid_mapped(const struct cm_sys *sys, int ns, uint32_t kuid);
 bool cm_kgid_mapped(const struct cm_sys *sys, int ns, uint32_t kgid);
+typedef bool cm_owner_may_use_fn(const struct cm_sys *sys, const struct cm_cred *c, int cap);
 bool cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap,
-		      cm_caps eff, bool owner_bounded);
+		      cm_caps eff, cm_owner_may_use_fn *owner_may_use);
 bool cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap);
 bool cap_ptrace_subset(const struct cm_sys *sys, const struct cm_cred *tracer, cm_caps caller,
 		       const struct cm_cred *tracee, cm_caps tracee_pP);
 void enter_userns_stock(const struct cm_sys *sys, struct cm_cred *c);
-
-/* ---- series.c: the rules of the series --------------------------------- */
-unsigned int series_secure_bits(void);
-long series_prctl_cap_userns(const struct cm_sys *sys, struct cm_cred *c, uint64_t op,
-			     uint64_t cap, uint64_t a4, uint64_t a5);
-cm_caps series_userns_entry_set(const struct cm_sys *sys, const struct cm_cred *c);
-void series_enter_userns(const struct cm_sys *sys, struct cm_cred *c);
-cm_caps series_setuid_exec_userns(cm_caps pU, cm_caps x, bool strict);
-void series_exec_setuid_root(const struct cm_cred *old, struct cm_cred *new, uint32_t root_uid);
-bool series_owner_may_use(const struct cm_sys *sys, const struct cm_cred *c, int cap);
-bool series_idmap_is_self(const struct cm_ns *n, const struct cm_cred *writer);
-bool series_userns_may_control(const struct cm_sys *sys, const struct cm_cred *tracer,
-			       const struct cm_cred *tracee);
-void series_umh_cred(const struct cm_sys *sys, struct cm_cred *helper);
-
-/* ---- bpf.c: the BPF-LSM backend ---------------------------------------- */
-bool bpf_lsm_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap);
-bool bpf_ptrace_access_check(const struct cm_sys *sys, const struct cm_cred *tracer,
-			     const struct cm_cred *tracee, bool fscreds);
-void bpf_record_userns_entry(struct cm_sys *sys, struct cm_cred *c);
-void bpf_bprm_creds_from_file(const struct cm_cred *old, struct cm_cred *new);
-long bpf_task_prctl_cap_userns(struct cm_sys *sys, struct cm_cred *c, uint64_t op,
-			       uint64_t arg3, uint64_t a4, uint64_t a5);
 
 #endif /* CAPMODEL_INTERNAL_H */

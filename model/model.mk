@@ -1,8 +1,8 @@
 # Reference model of credentials under the capuns series (pure C, no syscalls).
 # Unit tests link it built with the sanitizers; the guest differential runner
 # links it without them.
-MODEL_SRC := model/capmodel.c model/commoncap.c model/classic.c model/series.c model/bpf.c
-MODEL_HDR := model/capmodel.h model/internal.h
+MODEL_SRC := model/capmodel.c model/commoncap.c model/syscalls.c model/series.c model/bpf.c
+MODEL_HDR := model/capmodel.h model/internal.h model/hooks.h model/series.h
 
 MODEL_UNIT := $(B)/tests/unit/model-rules $(B)/tests/unit/model-props
 UNIT_TESTS += $(MODEL_UNIT)

@@ -1,19 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The rules of the capuns series (docs/rules.md), one function each.  classic.c
- * calls them where the patched kernel does; the BPF backend (bpf.c) calls
+ * The rules of the capuns series (docs/rules.md), one function each, and
+ * the hook table that puts them where the patched kernel calls them
+ * (syscalls.c and commoncap.c call the table); the BPF backend (bpf.c) calls
  * those it states the same way, with the sets as the series sees them
  * (series_view()).
  */
-#include "internal.h"
+#include "hooks.h"
+#include "series.h"
 
 #include <errno.h>
-
-/* Rule 5: SECURE_USERNS_STRICT_CAPS joins SECURE_ALL_BITS. */
-unsigned int series_secure_bits(void)
-{
-	return CM_SECBIT(CM_SECURE_USERNS_STRICT_CAPS);
-}
 
 /*
  * Rule 2, RAISE: p'U = (pE ∋ CAP_SETPCAP) ? X : (X ∩ pP); an already
@@ -31,7 +27,7 @@ static bool may_raise_userns(const struct cm_cred *c, int cap)
 }
 
 /* Rule 2: prctl(PR_CAP_USERNS, op, cap, 0, 0). */
-long series_prctl_cap_userns(const struct cm_sys *sys, struct cm_cred *c, uint64_t op,
+long series_prctl_cap_userns(struct cm_sys *sys, struct cm_cred *c, uint64_t op,
 			     uint64_t cap, uint64_t a4, uint64_t a5)
 {
 	if (op == CM_PR_CAP_OP_CLEAR_ALL) {
@@ -72,8 +68,8 @@ cm_caps series_userns_entry_set(const struct cm_sys *sys, const struct cm_cred *
 	return pU;
 }
 
-/* Rule 3c: X = pP = pE = p'U (pI, pA, securebits: classic.c). */
-void series_enter_userns(const struct cm_sys *sys, struct cm_cred *c)
+/* Rule 3c: X = pP = pE = p'U (pI, pA, securebits: syscalls.c). */
+static void series_enter_userns(const struct cm_sys *sys, struct cm_cred *c)
 {
 	c->pU = series_userns_entry_set(sys, c);
 	c->X = c->pP = c->pE = c->pU;
@@ -97,7 +93,8 @@ cm_caps series_setuid_exec_userns(cm_caps pU, cm_caps x, bool strict)
  * "Gains privilege" as the series states it: the new euid is root, the old
  * one was not, and pP grew.
  */
-void series_exec_setuid_root(const struct cm_cred *old, struct cm_cred *new, uint32_t root_uid)
+static void series_exec_setuid_root(const struct cm_cred *old, struct cm_cred *new,
+				    uint32_t root_uid)
 {
 	if (root_uid != CM_ID_NONE && new->euid == root_uid && old->euid != root_uid &&
 	    !subset(new->pP, old->pP))
@@ -154,10 +151,8 @@ bool series_userns_may_control(const struct cm_sys *sys, const struct cm_cred *t
  * capability override).  The handler then needs CAP_SYS_CONTROL in the
  * initial namespace, and only ever drops bits.
  */
-int cm_mask_write(struct cm_sys *sys, const struct cm_cred *c, uint64_t value)
+static int series_mask_write(struct cm_sys *sys, const struct cm_cred *c, uint64_t value)
 {
-	if (!is_series_kernel(sys))
-		return -ENOENT;
 	if (c->euid != 0)
 		return -EACCES;
 	if (!cm_capable(sys, c, CAP_SYS_CONTROL))
@@ -167,7 +162,37 @@ int cm_mask_write(struct cm_sys *sys, const struct cm_cred *c, uint64_t value)
 }
 
 /* Rule 7: a usermodehelper gets pU ∩= kernel/usermodehelper/userns. */
-void series_umh_cred(const struct cm_sys *sys, struct cm_cred *helper)
+static void series_umh_cred(const struct cm_sys *sys, struct cm_cred *helper)
 {
 	helper->pU &= sys->umh_userns;
 }
+
+/* Rule 8: pU is read from CapUNs. */
+static void series_observe(const struct cm_cred *c, struct cm_obs *o)
+{
+	o->pU = c->pU;
+}
+
+/* Rule 4: every set, pU included, is what the cred holds in its namespace. */
+static const char *series_ns_invariants(const struct cm_cred *c, cm_caps *held)
+{
+	*held = c->pE | c->pP | c->pI | c->pA | c->X | c->pU;
+	return NULL;
+}
+
+/* Linux 6.1 with the capuns series. */
+const struct cm_hooks cm_series_hooks = {
+	.last_cap = CM_CAP_LAST_PATCHED,
+	/* Rule 5: SECURE_USERNS_STRICT_CAPS joins SECURE_ALL_BITS. */
+	.secure_bits = CM_SECBIT(CM_SECURE_USERNS_STRICT_CAPS),
+	.owner_may_use = series_owner_may_use,
+	.userns_may_control = series_userns_may_control,
+	.enter_userns = series_enter_userns,
+	.bprm_creds_from_file = series_exec_setuid_root,
+	.prctl_cap_userns = series_prctl_cap_userns,
+	.idmap_is_self = series_idmap_is_self,
+	.mask_write = series_mask_write,
+	.umh_cred = series_umh_cred,
+	.observe = series_observe,
+	.ns_invariants = series_ns_invariants,
+};

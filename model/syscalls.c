@@ -2,11 +2,12 @@
 /*
  * Linux 6.1's system calls on credentials, each restating the function it
  * cites (security/commoncap.c, kernel/user_namespace.c, kernel/sys.c,
- * kernel/capability.c, fs/exec.c, kernel/umh.c) on top of commoncap.c.  Where the patched kernel
- * calls the series (series.c), or a stock kernel calls the BPF backend's
- * programs (bpf.c), these functions call them, chosen by the flavour.
+ * kernel/capability.c, fs/exec.c, kernel/umh.c) on top of commoncap.c.
+ * Where the patched kernel calls the series, or a stock kernel the BPF
+ * backend's programs, these functions call the system's hook table
+ * (hooks.h).
  */
-#include "internal.h"
+#include "hooks.h"
 
 #include <errno.h>
 
@@ -38,11 +39,13 @@ static bool setpcap_in_own_ns(const struct cm_sys *sys, const struct cm_cred *c)
 bool cm_ptrace_attach(const struct cm_sys *sys, const struct cm_cred *tracer,
 		      const struct cm_cred *tracee, bool fscreds)
 {
-	if (is_series_kernel(sys) && !series_userns_may_control(sys, tracer, tracee))
+	const struct cm_hooks *h = sys->hooks;
+
+	if (h->userns_may_control && !h->userns_may_control(sys, tracer, tracee))
 		return false;
 	if (!cap_ptrace_subset(sys, tracer, fscreds ? tracer->pE : tracer->pP, tracee, tracee->pP))
 		return false;
-	return !is_bpf_backend(sys) || bpf_ptrace_access_check(sys, tracer, tracee, fscreds);
+	return !h->ptrace_access_check || h->ptrace_access_check(sys, tracer, tracee, fscreds);
 }
 
 /* ---- fork ------------------------------------------------------------- */
@@ -131,10 +134,8 @@ int cm_execve(const struct cm_sys *sys, struct cm_cred *c, const struct cm_file 
 	new.pE = effective ? new.pP : new.pA;
 	new.securebits &= ~CM_SECBIT(CM_SECURE_KEEP_CAPS);
 	/* pU is kept (rule 1) but for rule 10, the series' or the backend's. */
-	if (is_series_kernel(sys))
-		series_exec_setuid_root(old, &new, root_uid);
-	else if (is_bpf_backend(sys))
-		bpf_bprm_creds_from_file(old, &new);
+	if (sys->hooks->bprm_creds_from_file)
+		sys->hooks->bprm_creds_from_file(old, &new, root_uid);
 	*c = new;
 	return 0;
 }
@@ -169,13 +170,9 @@ int cm_capset(const struct cm_sys *sys, struct cm_cred *c, cm_caps eff, cm_caps 
 /* SECURE_ALL_BITS; the series adds its bit (rule 5). */
 static unsigned int secure_all_bits(const struct cm_sys *sys)
 {
-	unsigned int bits = CM_SECBIT(CM_SECURE_NOROOT) | CM_SECBIT(CM_SECURE_NO_SETUID_FIXUP) |
-			    CM_SECBIT(CM_SECURE_KEEP_CAPS) |
-			    CM_SECBIT(CM_SECURE_NO_CAP_AMBIENT_RAISE);
-
-	if (is_series_kernel(sys))
-		bits |= series_secure_bits();
-	return bits;
+	return CM_SECBIT(CM_SECURE_NOROOT) | CM_SECBIT(CM_SECURE_NO_SETUID_FIXUP) |
+	       CM_SECBIT(CM_SECURE_KEEP_CAPS) | CM_SECBIT(CM_SECURE_NO_CAP_AMBIENT_RAISE) |
+	       sys->hooks->secure_bits;
 }
 
 /* PR_CAPBSET_DROP: cap_prctl_drop(); the EPERM check comes first. */
@@ -264,10 +261,8 @@ long cm_prctl(struct cm_sys *sys, struct cm_cred *c, int option, uint64_t arg2,
 	case CM_PR_CAP_AMBIENT:
 		return prctl_cap_ambient(sys, c, arg2, arg3, arg4, arg5);
 	case CM_PR_CAP_USERNS:
-		if (is_series_kernel(sys))
-			return series_prctl_cap_userns(sys, c, arg2, arg3, arg4, arg5);
-		if (is_bpf_backend(sys))
-			return bpf_task_prctl_cap_userns(sys, c, arg2, arg3, arg4, arg5);
+		if (sys->hooks->prctl_cap_userns)
+			return sys->hooks->prctl_cap_userns(sys, c, arg2, arg3, arg4, arg5);
 		/* Unknown to the capability LSM without the series: sys_prctl's EINVAL. */
 		return -EINVAL;
 	default:
@@ -281,12 +276,10 @@ long cm_prctl(struct cm_sys *sys, struct cm_cred *c, int option, uint64_t arg2,
 /* Rule 3 on create and setns: the series, the BPF backend, or stock. */
 static void enter_userns(struct cm_sys *sys, struct cm_cred *c, int ns, bool by_setns)
 {
-	if (!has_userns_set(sys) || (by_setns && MUTANT(2)))
+	if (by_setns && MUTANT(2))
 		enter_userns_stock(sys, c);
-	else if (is_series_kernel(sys))
-		series_enter_userns(sys, c);
 	else
-		bpf_record_userns_entry(sys, c);
+		sys->hooks->enter_userns(sys, c);
 	c->pI = c->pA = 0;
 	c->securebits = 0; /* SECUREBITS_DEFAULT */
 	c->ns = ns;
@@ -339,7 +332,7 @@ int cm_map_root(struct cm_sys *sys, const struct cm_cred *w, int ns)
 	if (lower_uid == CM_ID_NONE || lower_gid == CM_ID_NONE)
 		return -EPERM;
 	/* Rule 11: the self-mapping needs no CAP_SYS_ADMIN over ns. */
-	if (!(has_userns_set(sys) && series_idmap_is_self(n, w)) &&
+	if (!(sys->hooks->idmap_is_self && sys->hooks->idmap_is_self(n, w)) &&
 	    !cm_ns_capable(sys, w, ns, CAP_SYS_ADMIN))
 		return -EPERM;
 	if (lower_uid == 0 && !cm_ns_capable(sys, w, n->parent, CAP_SETFCAP))
@@ -457,6 +450,16 @@ int cm_setgid_all(const struct cm_sys *sys, struct cm_cred *c, uint32_t gid)
 	return 0;
 }
 
+/* ---- sysctls ------------------------------------------------------------ */
+
+/* kernel.cap_userns_mask (rule 6): only the series has it. */
+int cm_mask_write(struct cm_sys *sys, const struct cm_cred *c, uint64_t value)
+{
+	if (!sys->hooks->mask_write)
+		return -ENOENT;
+	return sys->hooks->mask_write(sys, c, value);
+}
+
 /* ---- usermodehelper ---------------------------------------------------- */
 
 /*
@@ -476,7 +479,7 @@ int cm_umh_write(struct cm_sys *sys, const struct cm_cred *c, enum cm_umh_set wh
 		set = &sys->umh_inheritable;
 		break;
 	case CM_UMH_USERNS:
-		if (!is_series_kernel(sys))
+		if (!sys->hooks->umh_cred) /* the sysctl comes with its use */
 			return -ENOENT;
 		set = &sys->umh_userns;
 		break;
@@ -498,6 +501,6 @@ void cm_umh_cred(const struct cm_sys *sys, struct cm_cred *h)
 	cm_cred_init_root(sys, h);
 	h->X &= sys->umh_bset;
 	h->pI &= sys->umh_inheritable;
-	if (is_series_kernel(sys))
-		series_umh_cred(sys, h);
+	if (sys->hooks->umh_cred)
+		sys->hooks->umh_cred(sys, h);
 }
