@@ -10,7 +10,8 @@
 #   make system-test  build the Debian packages, install them on a booted
 #                 Debian 12 (stock and patched kernels) and test them there
 #
-# Each component adds itself through a fragment <dir>/<dir>.mk, appending to:
+# Each component adds itself through a fragment <dir>/<dir>.mk (listed by
+# name below: a missing one is an error), appending to:
 #   BINS         host build products (built by `make`)
 #   UNIT_TESTS   host test programs printing TAP (run by `make unit`)
 #   GUEST_FILES  files under $(B)/guest/, laid out as in the guest's root;
@@ -42,8 +43,13 @@ WERROR   ?=
 WARN     := -Wall -Wextra $(WERROR)
 # Tests run with the sanitizers on; the installed programs do not.
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# The one multiarch tuple (x86_64-linux-gnu): library and PAM directories,
+# the BPF compiler's system headers.
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 PKG_CONFIG ?= pkg-config
+# The BPF compiler and bpftool (BPF objects and their skeletons).
+CLANG    ?= clang
+BPFTOOL  ?= bpftool
 
 # Installation directories (make install; DESTDIR is prepended to each).
 PREFIX      ?= /usr/local
@@ -87,7 +93,17 @@ GUEST_FILES :=
 .PHONY: all deps unit check demo guest kernels clean fuzz bench install system-test deb kernel-deb
 all:
 
--include $(sort $(wildcard */*.mk))
+# In this order: a fragment may use the variables of those before it in
+# its prerequisites.
+include lib/lib.mk
+include cli/cli.mk
+include pam/pam.mk
+include bpf/bpf.mk
+include kernel/kernel.mk
+include system/system.mk
+include bench/bench.mk
+include model/model.mk
+include tests/tests.mk
 
 all: $(BINS)
 

@@ -8,12 +8,10 @@
 # do not link them; the CLI runs capuns-bpf (see CAPUNS_BPF_PATH in
 # cli/cli.mk).
 
-BPF_CLANG   ?= clang
-BPFTOOL     ?= bpftool
 BPF_ARCH    := x86
 BPF_CFLAGS  := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) $(WARN) \
 	       -Wno-unused-parameter \
-	       -Iinclude -Ibpf -I/usr/include/$(shell $(CC) -print-multiarch)
+	       -Iinclude -Ibpf -I/usr/include/$(MULTIARCH)
 
 CAPUNS_BPF_LIB         := $(B)/libcapuns-bpf.a
 CAPUNS_BPF_LIB_OBJS    := $(B)/bpf/pins.o $(B)/bpf/skeleton.o $(B)/bpf/status.o
@@ -26,7 +24,7 @@ GUEST_FILES += $(B)/guest$(CAPUNS_BPF_PATH) $(BPF_GUEST_TESTS)
 
 $(B)/bpf/capuns.bpf.o: bpf/capuns.bpf.c bpf/kernel.h include/capuns-abi.h include/capuns-bpf-abi.h
 	@mkdir -p $(@D)
-	$(BPF_CLANG) $(BPF_CFLAGS) -c -o $@ $<
+	$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
 
 $(B)/bpf/capuns.skel.h: $(B)/bpf/capuns.bpf.o
 	$(BPFTOOL) gen skeleton $< name capuns_bpf > $@.tmp

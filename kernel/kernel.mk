@@ -5,7 +5,6 @@
 KERNEL_BPF_SRC := tests/guest/kernel-bpf
 KERNEL_OBJ     := $(B)/kernel
 KERNEL_GUEST   := $(B)/guest/capuns
-MULTIARCH      := $(shell $(CC) -print-multiarch)
 
 GUEST_FILES += $(KERNEL_GUEST)/tests/kernel-bpf-userns $(KERNEL_GUEST)/kernel/unsctl \
 	       $(KERNEL_GUEST)/kernel/audit-set
@@ -14,10 +13,10 @@ GUEST_FILES += $(KERNEL_GUEST)/tests/kernel-bpf-userns $(KERNEL_GUEST)/kernel/un
 # CO-RE relocates struct cred against the running kernel's BTF.
 $(KERNEL_OBJ)/%.bpf.o: $(KERNEL_BPF_SRC)/%.bpf.c $(KERNEL_BPF_SRC)/cred_caps.bpf.h
 	@mkdir -p $(@D)
-	clang -g -O2 -target bpf -Wall -Werror -I/usr/include/$(MULTIARCH) -c $< -o $@
+	$(CLANG) -g -O2 -target bpf -Wall -Werror -I/usr/include/$(MULTIARCH) -c $< -o $@
 
 $(KERNEL_OBJ)/%.skel.h: $(KERNEL_OBJ)/%.bpf.o
-	bpftool gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
+	$(BPFTOOL) gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
 
 $(KERNEL_GUEST)/tests/kernel-bpf-userns: $(KERNEL_BPF_SRC)/kernel-bpf-userns.c \
 		$(KERNEL_OBJ)/userns_edit.skel.h $(KERNEL_OBJ)/userns_bad.skel.h \

@@ -2,7 +2,7 @@
 # its man page pam_capuns(8).
 
 # The guest root is merged-/usr (/lib is a symlink), so install under usr/.
-PAM_SECURITY_DIR := usr/lib/x86_64-linux-gnu/security
+PAM_SECURITY_DIR := usr/lib/$(MULTIARCH)/security
 PAM_CFLAGS = $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden -Ipam $(CAPUNS_CONF_CPPFLAGS)
 
 BINS += $(B)/pam_capuns.so
