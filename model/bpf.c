@@ -6,7 +6,7 @@
  * recorded at namespace entry ("bound") and the strict bits per cred, and
  * denies in lsm/capable what the series would not hold (bpf/README.md).
  * Where its rule is the series' rule, it calls series.c with the sets as
- * the series sees them (series_view()).
+ * the series sees them (cm_series_view()).
  */
 #include "hooks.h"
 #include "series.h"
@@ -19,9 +19,10 @@
  * owner grant bounded by what the owner's namespaces would get (rule 11).  The backend's id-map
  * waiver is cm_map_root()'s rule 11, stated once for both backends.
  */
-static bool bpf_lsm_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
+static bool cm_bpf_lsm_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
 {
-	return cap_capable_walk(sys, c, ns, cap, series_view(c, c->pE), series_owner_may_use);
+	return cm_cap_capable_walk(sys, c, ns, cap, cm_series_view(c, c->pE),
+				   cm_series_owner_may_use);
 }
 
 /*
@@ -29,11 +30,11 @@ static bool bpf_lsm_capable(const struct cm_sys *sys, const struct cm_cred *c, i
  * are stock; bound = p'U (with the backend's strict flag), and the strict
  * bits (the backend's securebits 8/9) are reset.
  */
-static void bpf_record_userns_entry(const struct cm_sys *sys, struct cm_cred *c)
+static void cm_bpf_record_userns_entry(const struct cm_sys *sys, struct cm_cred *c)
 {
-	c->pU = c->bound = series_userns_entry_set(sys, c);
+	c->pU = c->bound = cm_series_userns_entry_set(sys, c);
 	c->uns_strict = 0;
-	enter_userns_stock(sys, c);
+	cm_stock_enter_userns(sys, c);
 }
 
 /*
@@ -42,14 +43,14 @@ static void bpf_record_userns_entry(const struct cm_sys *sys, struct cm_cred *c)
  * grows; then p'U as rule 10 (R10) says, with the backend's strict flag
  * and X as the series sees it.
  */
-static void bpf_bprm_creds_from_file(const struct cm_cred *old, struct cm_cred *new,
-				     uint32_t root_uid)
+static void cm_bpf_bprm_creds_from_file(const struct cm_cred *old, struct cm_cred *new,
+					uint32_t root_uid)
 {
 	(void)root_uid; /* the backend's trigger does not ask who root is */
 	if (new->euid != old->euid &&
-	    !subset(series_view(new, new->pP), series_view(new, old->pP)))
-		new->pU = series_setuid_exec_userns(new->pU, series_view(new, new->X),
-						    new->uns_strict & CM_BPF_STRICT);
+	    !subset(cm_series_view(new, new->pP), cm_series_view(new, old->pP)))
+		new->pU = cm_series_setuid_exec_userns(new->pU, cm_series_view(new, new->X),
+						       new->uns_strict & CM_BPF_STRICT);
 }
 
 /*
@@ -57,14 +58,15 @@ static void bpf_bprm_creds_from_file(const struct cm_cred *old, struct cm_cred *
  * 12, then commoncap's subset test again on the sets as the series sees
  * them (the kernel compared its own full ones).
  */
-static bool bpf_ptrace_access_check(const struct cm_sys *sys, const struct cm_cred *tracer,
-				    const struct cm_cred *tracee, bool fscreds)
+static bool cm_bpf_ptrace_access_check(const struct cm_sys *sys, const struct cm_cred *tracer,
+				       const struct cm_cred *tracee, bool fscreds)
 {
-	cm_caps caller = series_view(tracer, fscreds ? tracer->pE : tracer->pP);
+	cm_caps caller = cm_series_view(tracer, fscreds ? tracer->pE : tracer->pP);
 
-	return series_userns_may_control(sys, tracer, tracee) &&
+	return cm_series_userns_may_control(sys, tracer, tracee) &&
 	       (tracer->ns != tracee->ns ||
-		cap_ptrace_subset(sys, tracer, caller, tracee, series_view(tracee, tracee->pP)));
+		cm_cap_ptrace_subset(sys, tracer, caller, tracee,
+				     cm_series_view(tracee, tracee->pP)));
 }
 
 /*
@@ -80,7 +82,7 @@ static long strict_set(struct cm_cred *c, uint64_t bits)
 	if ((old & CM_BPF_STRICT_LOCKED) &&
 	    (((old ^ bits) & CM_BPF_STRICT) || !(bits & CM_BPF_STRICT_LOCKED)))
 		return -EPERM;
-	if (!cap_in(series_view(c, c->pE), CAP_SETPCAP))
+	if (!cap_in(cm_series_view(c, c->pE), CAP_SETPCAP))
 		return -EPERM;
 	c->uns_strict = (unsigned int)bits;
 	return 0;
@@ -92,7 +94,7 @@ static long strict_set(struct cm_cred *c, uint64_t bits)
  */
 static long mask_lower(struct cm_sys *sys, const struct cm_cred *c, uint64_t cap)
 {
-	if (sys->ns[c->ns].level != 0 || !cap_in(series_view(c, c->pE), CAP_SYS_ADMIN))
+	if (sys->ns[c->ns].level != 0 || !cap_in(cm_series_view(c, c->pE), CAP_SYS_ADMIN))
 		return -EPERM;
 	sys->mask &= ~CM_BIT(cap);
 	return 0;
@@ -127,16 +129,16 @@ static long extension_op(struct cm_sys *sys, struct cm_cred *c, uint64_t op, uin
  * operations, else the series' function.  The answers are the decoded
  * ones (libcapuns).
  */
-static long bpf_task_prctl_cap_userns(struct cm_sys *sys, struct cm_cred *c, uint64_t op,
-				      uint64_t arg3, uint64_t a4, uint64_t a5)
+static long cm_bpf_task_prctl_cap_userns(struct cm_sys *sys, struct cm_cred *c, uint64_t op,
+					 uint64_t arg3, uint64_t a4, uint64_t a5)
 {
 	if (op >= CM_BPF_OP_PROBE)
 		return (a4 | a5) ? -EINVAL : extension_op(sys, c, op, arg3);
-	return series_prctl_cap_userns(sys, c, op, arg3, a4, a5);
+	return cm_series_prctl_cap_userns(sys, c, op, arg3, a4, a5);
 }
 
 /* Rule 8: pU, the bound and the strict bits through the backend's prctl operations. */
-static void bpf_observe(const struct cm_cred *c, struct cm_obs *o)
+static void cm_bpf_observe(const struct cm_cred *c, struct cm_obs *o)
 {
 	o->pU = c->pU;
 	o->bound = c->bound;
@@ -149,9 +151,9 @@ static void bpf_observe(const struct cm_cred *c, struct cm_obs *o)
  * capset checks pI against the kernel's X, and bound still cuts whatever
  * an exec makes of them.
  */
-static const char *bpf_ns_invariants(const struct cm_cred *c, cm_caps *held)
+static const char *cm_bpf_ns_invariants(const struct cm_cred *c, cm_caps *held)
 {
-	*held = series_view(c, c->pE | c->pP | c->X) | c->pU | c->bound;
+	*held = cm_series_view(c, c->pE | c->pP | c->X) | c->pU | c->bound;
 	if (!subset(c->pU, c->bound))
 		return "pU holds a cap outside the set recorded at namespace entry";
 	return NULL;
@@ -160,13 +162,13 @@ static const char *bpf_ns_invariants(const struct cm_cred *c, cm_caps *held)
 /* A stock kernel with the capuns BPF-LSM backend loaded. */
 const struct cm_hooks cm_bpf_hooks = {
 	.last_cap = CM_CAP_LAST_STOCK,
-	.capable = bpf_lsm_capable,
-	.ptrace_access_check = bpf_ptrace_access_check,
-	.enter_userns = bpf_record_userns_entry,
-	.bprm_creds_from_file = bpf_bprm_creds_from_file,
-	.prctl_cap_userns = bpf_task_prctl_cap_userns,
+	.capable = cm_bpf_lsm_capable,
+	.ptrace_access_check = cm_bpf_ptrace_access_check,
+	.enter_userns = cm_bpf_record_userns_entry,
+	.bprm_creds_from_file = cm_bpf_bprm_creds_from_file,
+	.prctl_cap_userns = cm_bpf_task_prctl_cap_userns,
 	/* Rule 11's id-map waiver is the series' (cm_map_root()). */
-	.idmap_is_self = series_idmap_is_self,
-	.observe = bpf_observe,
-	.ns_invariants = bpf_ns_invariants,
+	.idmap_is_self = cm_series_idmap_is_self,
+	.observe = cm_bpf_observe,
+	.ns_invariants = cm_bpf_ns_invariants,
 };

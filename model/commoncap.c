@@ -77,8 +77,8 @@ static bool granted_to_owner(const struct cm_sys *sys, const struct cm_cred *c, 
  * where eff decides.  owner_may_use, when not NULL, is rule 11's bound on
  * the owner grant; when it does not cover cap, the walk goes on up.
  */
-bool cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap,
-		      cm_caps eff, cm_owner_may_use_fn *owner_may_use)
+bool cm_cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap,
+			 cm_caps eff, cm_owner_may_use_fn *owner_may_use)
 {
 	if (cap < 0 || cap > sys->last_cap)
 		return false;
@@ -95,15 +95,15 @@ bool cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int ns,
 }
 
 /* cap_capable() of the running kernel: the series bounds the owner (rule 11). */
-bool cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
+bool cm_cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
 {
-	return cap_capable_walk(sys, c, ns, cap, c->pE, sys->hooks->owner_may_use);
+	return cm_cap_capable_walk(sys, c, ns, cap, c->pE, sys->hooks->owner_may_use);
 }
 
 /* security_capable(): the capability module, then the backend's hook. */
 bool cm_ns_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
 {
-	if (!cap_capable(sys, c, ns, cap))
+	if (!cm_cap_capable(sys, c, ns, cap))
 		return false;
 	return !sys->hooks->capable || sys->hooks->capable(sys, c, ns, cap);
 }
@@ -120,8 +120,8 @@ bool cm_capable(const struct cm_sys *sys, const struct cm_cred *c, int cap)
  * within the tracer's caller set (pP, or pE for PTRACE_MODE_FSCREDS), else
  * CAP_SYS_PTRACE over the tracee's namespace (every LSM has a say).
  */
-bool cap_ptrace_subset(const struct cm_sys *sys, const struct cm_cred *tracer, cm_caps caller,
-		       const struct cm_cred *tracee, cm_caps tracee_pP)
+bool cm_cap_ptrace_subset(const struct cm_sys *sys, const struct cm_cred *tracer, cm_caps caller,
+			  const struct cm_cred *tracee, cm_caps tracee_pP)
 {
 	return (tracer->ns == tracee->ns && subset(tracee_pP, caller)) ||
 	       cm_ns_capable(sys, tracer, tracee->ns, CAP_SYS_PTRACE);
@@ -130,7 +130,7 @@ bool cap_ptrace_subset(const struct cm_sys *sys, const struct cm_cred *tracer, c
 /* ---- entering a user namespace: set_cred_user_ns() ------------------- */
 
 /* Stock 6.1: a new namespace starts with every capability. */
-void enter_userns_stock(const struct cm_sys *sys, struct cm_cred *c)
+void cm_stock_enter_userns(const struct cm_sys *sys, struct cm_cred *c)
 {
 	c->X = c->pP = c->pE = sys->full;
 }
@@ -138,5 +138,5 @@ void enter_userns_stock(const struct cm_sys *sys, struct cm_cred *c)
 /* Linux 6.1 without the series and without the BPF backend. */
 const struct cm_hooks cm_stock_hooks = {
 	.last_cap = CM_CAP_LAST_STOCK,
-	.enter_userns = enter_userns_stock,
+	.enter_userns = cm_stock_enter_userns,
 };

@@ -90,7 +90,7 @@ static inline bool cap_valid(const struct cm_sys *sys, uint64_t cap)
  * A set as the series holds it.  On the BPF backend the kernel's set cut
  * down to the set recorded at namespace entry; elsewhere bound is full.
  */
-static inline cm_caps series_view(const struct cm_cred *c, cm_caps set)
+static inline cm_caps cm_series_view(const struct cm_cred *c, cm_caps set)
 {
 	return set & c->bound;
 }
@@ -100,11 +100,11 @@ uint32_t cm_from_kgid(const struct cm_sys *sys, int ns, uint32_t kgid);
 bool cm_kuid_mapped(const struct cm_sys *sys, int ns, uint32_t kuid);
 bool cm_kgid_mapped(const struct cm_sys *sys, int ns, uint32_t kgid);
 typedef bool cm_owner_may_use_fn(const struct cm_sys *sys, const struct cm_cred *c, int cap);
-bool cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap,
-		      cm_caps eff, cm_owner_may_use_fn *owner_may_use);
-bool cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap);
-bool cap_ptrace_subset(const struct cm_sys *sys, const struct cm_cred *tracer, cm_caps caller,
-		       const struct cm_cred *tracee, cm_caps tracee_pP);
-void enter_userns_stock(const struct cm_sys *sys, struct cm_cred *c);
+bool cm_cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap,
+			 cm_caps eff, cm_owner_may_use_fn *owner_may_use);
+bool cm_cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap);
+bool cm_cap_ptrace_subset(const struct cm_sys *sys, const struct cm_cred *tracer, cm_caps caller,
+			  const struct cm_cred *tracee, cm_caps tracee_pP);
+void cm_stock_enter_userns(const struct cm_sys *sys, struct cm_cred *c);
 
 #endif /* CAPMODEL_INTERNAL_H */

@@ -8,13 +8,13 @@
 
 #include "internal.h"
 
-long series_prctl_cap_userns(struct cm_sys *sys, struct cm_cred *c, uint64_t op,
-			     uint64_t cap, uint64_t a4, uint64_t a5);
-cm_caps series_userns_entry_set(const struct cm_sys *sys, const struct cm_cred *c);
-cm_caps series_setuid_exec_userns(cm_caps pU, cm_caps x, bool strict);
-bool series_owner_may_use(const struct cm_sys *sys, const struct cm_cred *c, int cap);
-bool series_idmap_is_self(const struct cm_ns *n, const struct cm_cred *writer);
-bool series_userns_may_control(const struct cm_sys *sys, const struct cm_cred *tracer,
-			       const struct cm_cred *tracee);
+long cm_series_prctl_cap_userns(struct cm_sys *sys, struct cm_cred *c, uint64_t op,
+				uint64_t cap, uint64_t a4, uint64_t a5);
+cm_caps cm_series_userns_entry_set(const struct cm_sys *sys, const struct cm_cred *c);
+cm_caps cm_series_setuid_exec_userns(cm_caps pU, cm_caps x, bool strict);
+bool cm_series_owner_may_use(const struct cm_sys *sys, const struct cm_cred *c, int cap);
+bool cm_series_idmap_is_self(const struct cm_ns *n, const struct cm_cred *writer);
+bool cm_series_userns_may_control(const struct cm_sys *sys, const struct cm_cred *tracer,
+				  const struct cm_cred *tracee);
 
 #endif /* CAPMODEL_SERIES_H */

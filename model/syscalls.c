@@ -18,7 +18,7 @@
  */
 static bool setpcap_uncapped(const struct cm_sys *sys, const struct cm_cred *c)
 {
-	return cap_capable(sys, c, c->ns, CAP_SETPCAP);
+	return cm_cap_capable(sys, c, c->ns, CAP_SETPCAP);
 }
 
 /* ns_capable(current_user_ns(), CAP_SETPCAP): every LSM has a say. */
@@ -43,7 +43,8 @@ bool cm_ptrace_attach(const struct cm_sys *sys, const struct cm_cred *tracer,
 
 	if (h->userns_may_control && !h->userns_may_control(sys, tracer, tracee))
 		return false;
-	if (!cap_ptrace_subset(sys, tracer, fscreds ? tracer->pE : tracer->pP, tracee, tracee->pP))
+	if (!cm_cap_ptrace_subset(sys, tracer, fscreds ? tracer->pE : tracer->pP, tracee,
+				  tracee->pP))
 		return false;
 	return !h->ptrace_access_check || h->ptrace_access_check(sys, tracer, tracee, fscreds);
 }
@@ -277,13 +278,13 @@ long cm_prctl(struct cm_sys *sys, struct cm_cred *c, int option, uint64_t arg2,
 static void enter_userns(struct cm_sys *sys, struct cm_cred *c, int ns, bool by_setns)
 {
 	if (by_setns && MUTANT(2))
-		enter_userns_stock(sys, c);
+		cm_stock_enter_userns(sys, c);
 	else
 		sys->hooks->enter_userns(sys, c);
 	c->pI = c->pA = 0;
 	c->securebits = 0; /* SECUREBITS_DEFAULT */
 	c->ns = ns;
-	sys->ns[ns].ceiling |= series_view(c, c->X);
+	sys->ns[ns].ceiling |= cm_series_view(c, c->X);
 	sys->ns[ns].entered_by_setns |= by_setns;
 }
 
