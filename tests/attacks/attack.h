@@ -60,6 +60,22 @@ static void attack_report(int verdict, const char *fmt, ...)
 #define escape(...) attack_report(ATTACK_ESCAPE, __VA_ARGS__)
 #define cannot_run(...) attack_report(ATTACK_CANNOT_RUN, __VA_ARGS__)
 
+/* The set-up calls of every attack: a failure there proves nothing. */
+static inline pid_t fork_or_die(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		cannot_run("fork: %s", strerror(errno));
+	return pid;
+}
+
+static inline void pipe_or_die(int fds[2])
+{
+	if (pipe(fds) < 0)
+		cannot_run("pipe: %s", strerror(errno));
+}
+
 /* Drop cap from the calling thread's pU (any user may). */
 static inline void lower_or_die(int cap)
 {
@@ -137,9 +153,7 @@ static inline int owner_op_on_socket_passed_up(int cap, int domain, int type, in
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		cannot_run("socketpair: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		cannot_run("fork: %s", strerror(errno));
+	pid = fork_or_die();
 	if (pid == 0) {
 		if (unshare(CLONE_NEWUSER | CLONE_NEWNET) < 0)
 			cannot_run("unshare(CLONE_NEWUSER|CLONE_NEWNET): %s", strerror(errno));
@@ -203,10 +217,8 @@ static inline void require_strict_without(int cap)
  */
 static inline pid_t spawn_target(int cap, int ready)
 {
-	pid_t pid = fork();
+	pid_t pid = fork_or_die();
 
-	if (pid < 0)
-		cannot_run("fork: %s", strerror(errno));
 	if (pid == 0) {
 		if (cap >= 0)
 			lower_or_die(cap);
@@ -230,8 +242,7 @@ static inline int restricted_tracer(int (*access)(pid_t target), const char *wha
 	pid_t free_task, restricted_task;
 	char c;
 
-	if (pipe(ready) < 0)
-		cannot_run("pipe: %s", strerror(errno));
+	pipe_or_die(ready);
 	free_task = spawn_target(-1, ready[1]);
 	restricted_task = spawn_target(CAP_NET_ADMIN, ready[1]);
 	close(ready[1]); /* a target dying ends the reads */

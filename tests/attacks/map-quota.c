@@ -68,11 +68,9 @@ static void fill(int report)
  */
 static int bob_works(void)
 {
-	pid_t pid = fork();
+	pid_t pid = fork_or_die();
 	int r;
 
-	if (pid < 0)
-		cannot_run("fork: %s", strerror(errno));
 	if (pid == 0) {
 		become(BOB);
 		r = capuns_lower(CAP_NET_ADMIN);
@@ -118,11 +116,8 @@ int main(void)
 
 	if (geteuid())
 		cannot_run("must start as root (plays alice and bob)");
-	if (pipe(pipefd) < 0)
-		cannot_run("pipe: %s", strerror(errno));
-	alice = fork();
-	if (alice < 0)
-		cannot_run("fork: %s", strerror(errno));
+	pipe_or_die(pipefd);
+	alice = fork_or_die();
 	if (alice == 0)
 		fill(pipefd[1]);
 	close(pipefd[1]); /* alice dying ends the read */

@@ -17,11 +17,9 @@
 /* In a child: new user namespace, then the trigger.  0 or -errno. */
 static int trigger_in_new_ns(bool lower)
 {
-	pid_t pid = fork();
+	pid_t pid = fork_or_die();
 	int fd, r;
 
-	if (pid < 0)
-		cannot_run("fork: %s", strerror(errno));
 	if (pid == 0) {
 		if (lower)
 			lower_or_die(CAP_SYS_RESOURCE);

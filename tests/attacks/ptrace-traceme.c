@@ -16,9 +16,7 @@ int main(void)
 
 	if (pipe(lowered) < 0 || pipe(result) < 0)
 		cannot_run("pipe: %s", strerror(errno));
-	child = fork();
-	if (child < 0)
-		cannot_run("fork: %s", strerror(errno));
+	child = fork_or_die();
 	if (child == 0) {
 		if (read(lowered[0], &c, 1) != 1)
 			_exit(2);

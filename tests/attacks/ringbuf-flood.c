@@ -15,11 +15,9 @@
 /* uid makes n denials of CAP_NET_ADMIN (lo up in a new user+net namespace). */
 static void deny(uid_t uid, int n)
 {
-	pid_t pid = fork();
+	pid_t pid = fork_or_die();
 	int r, fd;
 
-	if (pid < 0)
-		cannot_run("fork: %s", strerror(errno));
 	if (pid == 0) {
 		become(uid);
 		lower_or_die(CAP_NET_ADMIN);

@@ -13,10 +13,8 @@
 /* A child in a new user namespace (no mapping) that waits to be killed. */
 static pid_t spawn_unmapped(int ready)
 {
-	pid_t pid = fork();
+	pid_t pid = fork_or_die();
 
-	if (pid < 0)
-		cannot_run("fork: %s", strerror(errno));
 	if (pid == 0) {
 		if (unshare(CLONE_NEWUSER) < 0 || write(ready, "r", 1) != 1)
 			_exit(2);
@@ -44,11 +42,9 @@ enum { SIB_OPENED = 0, SIB_REFUSED = 1, SIB_READ_FAILED = 3, SIB_COMM_FAILED = 4
 
 static int from_sibling(pid_t target)
 {
-	pid_t pid = fork();
+	pid_t pid = fork_or_die();
 	int r;
 
-	if (pid < 0)
-		cannot_run("fork: %s", strerror(errno));
 	if (pid == 0) {
 		if (unshare(CLONE_NEWUSER) < 0)
 			_exit(SIB_SETUP);
@@ -69,8 +65,7 @@ int main(void)
 	pid_t target;
 	char c;
 
-	if (pipe(ready) < 0)
-		cannot_run("pipe: %s", strerror(errno));
+	pipe_or_die(ready);
 	target = spawn_unmapped(ready[1]);
 	close(ready[1]);
 	if (read(ready[0], &c, 1) != 1)

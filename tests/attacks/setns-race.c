@@ -18,11 +18,9 @@
 /* The unrestricted holder: new user+net namespace; sends a socket of it. */
 static pid_t holder(int sock)
 {
-	pid_t pid = fork();
+	pid_t pid = fork_or_die();
 	int fd;
 
-	if (pid < 0)
-		cannot_run("fork: %s", strerror(errno));
 	if (pid == 0) {
 		if (unshare(CLONE_NEWUSER | CLONE_NEWNET) < 0)
 			cannot_run("unshare: %s", strerror(errno));

@@ -35,11 +35,8 @@ static int run_helper(const char *helper)
 	int in[2];
 	pid_t pid;
 
-	if (pipe(in) < 0)
-		cannot_run("pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		cannot_run("fork: %s", strerror(errno));
+	pipe_or_die(in);
+	pid = fork_or_die();
 	if (pid == 0) {
 		dup2(in[0], 0);
 		close(in[0]);

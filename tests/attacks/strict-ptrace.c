@@ -31,8 +31,7 @@ int main(int argc, char **argv)
 	if (argc != 2 || (target = (pid_t)atoi(argv[1])) <= 0)
 		cannot_run("usage: strict-ptrace PID (an unrestricted process of the same user)");
 	require_strict_without(CAP_NET_ADMIN);
-	if (pipe(ready) < 0)
-		cannot_run("pipe: %s", strerror(errno));
+	pipe_or_die(ready);
 	twin = spawn_target(-1, ready[1]);
 	close(ready[1]);
 	if (read(ready[0], &c, 1) != 1)

@@ -39,11 +39,8 @@ int main(void)
 
 	if (geteuid())
 		cannot_run("must start as root (plays alice and bob)");
-	if (pipe(ready) < 0)
-		cannot_run("pipe: %s", strerror(errno));
-	bob = fork();
-	if (bob < 0)
-		cannot_run("fork: %s", strerror(errno));
+	pipe_or_die(ready);
+	bob = fork_or_die();
 	if (bob == 0) {
 		become(BOB);
 		lower_or_die(CAP_NET_ADMIN);
@@ -57,9 +54,7 @@ int main(void)
 		cannot_run("bob did not start");
 	if (!listed(bob) || !listed(1))
 		cannot_run("root does not see bob's and init's rows: nothing to hide");
-	alice = fork();
-	if (alice < 0)
-		cannot_run("fork: %s", strerror(errno));
+	alice = fork_or_die();
 	if (alice == 0) {
 		become(ALICE);
 		lower_or_die(CAP_NET_ADMIN);
