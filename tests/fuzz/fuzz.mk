@@ -3,9 +3,9 @@
 GUEST_FILES += $(B)/guest/capuns/bin/prctl-fuzz
 
 $(B)/guest/capuns/bin/prctl-fuzz: tests/fuzz/prctl-fuzz.c include/capuns-abi.h include/capuns-bpf-abi.h \
-		$(TESTS_LIB_HDRS)
+		$(TESTS_LIB_HDRS) tests/unit/tap.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(DEPFLAGS) -Itests/lib $(CFLAGS) $(WARN) -pthread $(LDFLAGS) -o $@ $<
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) -Itests/lib -Itests/unit $(CFLAGS) $(WARN) -pthread $(LDFLAGS) -o $@ $<
 
 # make fuzz: the same fuzzer, longer, from a random seed (printed to replay).
 .PHONY: prctl-fuzz

@@ -37,28 +37,11 @@
 
 #include "capuns-abi.h"
 #include "capuns-bpf-abi.h"
+#include "tap.h"
 #include "uns-prctl.h"
 
 static bool bpf_mode;
 static unsigned long cap_last = 41; /* CAP_SYS_CONTROL on the patched kernel */
-
-static int tap_n, tap_failed;
-
-static void result(int pass, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void result(int pass, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", pass ? "" : "not ", ++tap_n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	if (!pass)
-		tap_failed++;
-}
 
 /* xorshift64*: reproducible from --seed, no shared state between threads */
 static uint64_t next(uint64_t *s)
@@ -331,9 +314,9 @@ static void fuzz_sysctl(const char *path, uint64_t seed, int writes)
 		if (after & ~before)
 			grew++;
 	}
-	result(!unreadable, "%s stays readable through %d garbage writes", path, writes);
-	result(!grew, "%s never gains a bit (%ld writes made it grow)", path, grew);
-	result(!unpriv_ok, "%s refuses every write by alice (%ld accepted)", path, unpriv_ok);
+	tap_ok(!unreadable, "%s stays readable through %d garbage writes", path, writes);
+	tap_ok(!grew, "%s never gains a bit (%ld writes made it grow)", path, grew);
+	tap_ok(!unpriv_ok, "%s refuses every write by alice (%ld accepted)", path, unpriv_ok);
 }
 
 /* One random extension op as root; returns 1 when the answer is not documented. */
@@ -398,9 +381,9 @@ static void fuzz_extension_ops(uint64_t seed, int calls)
 		    !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
 			unpriv_ok++;
 	}
-	result(!bad, "%d random extension ops return documented results (%ld bad)", calls, bad);
-	result(!grew, "the backend's mask never gains a bit (%ld calls made it grow)", grew);
-	result(!unpriv_ok, "alice cannot lower the mask or set strict bits (%ld accepted)",
+	tap_ok(!bad, "%d random extension ops return documented results (%ld bad)", calls, bad);
+	tap_ok(!grew, "the backend's mask never gains a bit (%ld calls made it grow)", grew);
+	tap_ok(!unpriv_ok, "alice cannot lower the mask or set strict bits (%ld accepted)",
 	       unpriv_ok);
 }
 
@@ -438,13 +421,13 @@ int main(int argc, char **argv)
 	printf("# seed %llu, %ld calls, %d threads, %d writes%s\n",
 	       (unsigned long long)seed, calls, threads, writes, bpf_mode ? ", BPF backend" : "");
 	if (bpf_mode && uns_prctl_answer(true, CAPUNS_BPF_OP_PROBE, 0, 0, 0) != CAPUNS_BPF_ABI_VERSION) {
-		result(0, "the BPF backend answers its probe");
+		tap_ok(0, "the BPF backend answers its probe");
 		printf("1..%d\n", tap_n);
 		return 1;
 	}
 
 	bad = fuzz_prctl(seed, calls, 1);
-	result(!bad, "%ld random prctl(48) calls return documented results (%ld bad)",
+	tap_ok(!bad, "%ld random prctl(48) calls return documented results (%ld bad)",
 	       calls, bad);
 
 	/* half the threads change their pU, half create namespaces meanwhile */
@@ -456,7 +439,7 @@ int main(int argc, char **argv)
 		w[i].creator = i % 2;
 		w[i].iterations = w[i].creator ? 150 : calls / 8 / threads;
 		if (pthread_create(&w[i].thread, NULL, worker_main, &w[i])) {
-			result(0, "pthread_create");
+			tap_ok(0, "pthread_create");
 			return 1;
 		}
 	}
@@ -466,7 +449,7 @@ int main(int argc, char **argv)
 		bad += w[i].bad;
 	}
 	free(w);
-	result(!bad, "%d threads: concurrent pU changes and namespace creation keep pU "
+	tap_ok(!bad, "%d threads: concurrent pU changes and namespace creation keep pU "
 	       "an upper bound and rule 3 exact (%ld bad)", threads, bad);
 
 	if (bpf_mode) {
@@ -482,7 +465,7 @@ int main(int argc, char **argv)
 
 	if (pid == 0)
 		_exit(child_in_new_userns());
-	result(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	tap_ok(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 	       WEXITSTATUS(status) == 0, "a namespace created afterwards holds nothing beyond pU");
 	printf("1..%d\n", tap_n);
 	return tap_failed ? 1 : 0;

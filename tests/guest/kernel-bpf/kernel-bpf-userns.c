@@ -31,6 +31,8 @@
 #include <bpf/libbpf.h>
 
 #include "capuns-abi.h"
+/* Relative: the rule that builds this test adds no -Itests/unit. */
+#include "../../unit/tap.h"
 
 #include "userns_edit.h"
 #include "userns_edit.skel.h"
@@ -39,22 +41,6 @@
 
 #define UNPRIV_UID 1000
 #define UNPRIV_GID 1000
-
-static int test_no, failed;
-
-static void result(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", ok ? "" : "not ", ++test_no);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	if (!ok)
-		failed++;
-}
 
 /* Quiet libbpf unless something fails: its messages go to TAP comments. */
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -130,12 +116,12 @@ static void check_narrowed(bool unpriv)
 	const char *who = unpriv ? "unprivileged user" : "root";
 	int bits = probe_child(unpriv, -1);
 
-	result(bits >= 0 && !(bits & 1), "%s: unshare(CLONE_NEWUSER) succeeds under the policy", who);
-	result(bits >= 0 && !(bits & (2 | 4)),
+	tap_ok(bits >= 0 && !(bits & 1), "%s: unshare(CLONE_NEWUSER) succeeds under the policy", who);
+	tap_ok(bits >= 0 && !(bits & (2 | 4)),
 	       "%s: CAP_SYS_ADMIN absent from bounding and effective sets in the namespace (bits %d)",
 	       who, bits);
-	result(bits >= 0 && !(bits & 8), "%s: CAP_NET_ADMIN still held in the namespace", who);
-	result(bits >= 0 && !(bits & (16 | 32)),
+	tap_ok(bits >= 0 && !(bits & 8), "%s: CAP_NET_ADMIN still held in the namespace", who);
+	tap_ok(bits >= 0 && !(bits & (16 | 32)),
 	       "%s: unshare(CLONE_NEWUTS) inside fails with EPERM", who);
 }
 
@@ -143,7 +129,7 @@ static void check_restored(void)
 {
 	int bits = probe_child(true, -1);
 
-	result(bits == (2 | 4 | 16),
+	tap_ok(bits == (2 | 4 | 16),
 	       "without the program: namespace holds CAP_SYS_ADMIN again (bits %d)", bits);
 }
 
@@ -170,7 +156,7 @@ static void check_edits(struct userns_edit *skel)
 	skel->bss->mode = EDIT_DROP_SYS_ADMIN;
 	check_narrowed(false);
 	check_narrowed(true);
-	result(skel->bss->last_ret == 0 && skel->bss->runs >= 2,
+	tap_ok(skel->bss->last_ret == 0 && skel->bss->runs >= 2,
 	       "the kfunc accepted the hook's cred (ret %d, %llu runs)",
 	       skel->bss->last_ret, (unsigned long long)skel->bss->runs);
 
@@ -178,7 +164,7 @@ static void check_edits(struct userns_edit *skel)
 	skel->bss->mode = EDIT_RAISE_ALL;
 	skel->bss->last_ret = 1;
 	bits = probe_child(true, CAP_NET_ADMIN);
-	result(bits == (2 | 4 | 8 | 16) && skel->bss->last_ret == 0,
+	tap_ok(bits == (2 | 4 | 8 | 16) && skel->bss->last_ret == 0,
 	       "a program that raises the set is clamped to the creator's (bits %d, ret %d)",
 	       bits, skel->bss->last_ret);
 	skel->bss->mode = EDIT_NONE;
@@ -196,25 +182,25 @@ static void check_walked(const char *name, bool refused_at_load_ok)
 	int err, bits;
 
 	if (!skel) {
-		result(false, "%s: open the BPF object", name);
+		tap_ok(false, "%s: open the BPF object", name);
 		return;
 	}
 	bpf_object__for_each_program(prog, skel->obj)
 		bpf_program__set_autoload(prog, !strcmp(bpf_program__name(prog), name));
 	err = userns_walk__load(skel);
 	if (err) {
-		result(refused_at_load_ok, "%s: refused at load (%d)", name, err);
+		tap_ok(refused_at_load_ok, "%s: refused at load (%d)", name, err);
 		userns_walk__destroy(skel);
 		return;
 	}
 	err = userns_walk__attach(skel);
-	result(err == 0, "%s: loads and attaches (%d)", name, err);
+	tap_ok(err == 0, "%s: loads and attaches (%d)", name, err);
 	bits = probe_child(false, -1);
-	result(skel->data->last_ret == -EPERM,
+	tap_ok(skel->data->last_ret == -EPERM,
 	       "%s: bpf_cred_set_userns_caps() refuses a walked cred (ret %d)",
 	       name, skel->data->last_ret);
-	result(bits == (2 | 4 | 16), "%s: the new namespace is unchanged (bits %d)", name, bits);
-	result(status_field(getpid(), "CapUNs") == before,
+	tap_ok(bits == (2 | 4 | 16), "%s: the new namespace is unchanged (bits %d)", name, bits);
+	tap_ok(status_field(getpid(), "CapUNs") == before,
 	       "%s: the test's own set is unchanged (%llx)", name,
 	       status_field(getpid(), "CapUNs"));
 	userns_walk__destroy(skel);
@@ -232,29 +218,29 @@ int main(void)
 
 	libbpf_set_print(print_libbpf);
 	if (!target || (!patched && strcmp(target, "unpatched"))) {
-		result(false, "CAPUNS_TARGET is patched or unpatched (got %s)", target ? target : "unset");
-		printf("1..%d\n", test_no);
+		tap_ok(false, "CAPUNS_TARGET is patched or unpatched (got %s)", target ? target : "unset");
+		printf("1..%d\n", tap_n);
 		return 1;
 	}
 
 	skel = userns_edit__open();
-	result(skel != NULL, "open the BPF object");
+	tap_ok(skel != NULL, "open the BPF object");
 	if (!skel) {
-		printf("1..%d\n", test_no);
+		printf("1..%d\n", tap_n);
 		return 1;
 	}
 	err = userns_edit__load(skel);
 	if (!patched) {
-		result(err != 0, "unpatched: a program calling bpf_cred_set_userns_caps() is refused (%d)",
+		tap_ok(err != 0, "unpatched: a program calling bpf_cred_set_userns_caps() is refused (%d)",
 		       err);
 		userns_edit__destroy(skel);
-		result(probe_child(true, -1) == (2 | 4 | 16), "unpatched: namespaces hold CAP_SYS_ADMIN");
-		printf("1..%d\n", test_no);
-		return failed != 0;
+		tap_ok(probe_child(true, -1) == (2 | 4 | 16), "unpatched: namespaces hold CAP_SYS_ADMIN");
+		printf("1..%d\n", tap_n);
+		return tap_failed != 0;
 	}
-	result(err == 0, "patched: program calling bpf_cred_set_userns_caps() loads (%d)", err);
+	tap_ok(err == 0, "patched: program calling bpf_cred_set_userns_caps() loads (%d)", err);
 	err = err ?: userns_edit__attach(skel);
-	result(err == 0, "patched: program attaches to lsm/userns_create (%d)", err);
+	tap_ok(err == 0, "patched: program attaches to lsm/userns_create (%d)", err);
 	if (!err)
 		check_edits(skel);
 	userns_edit__destroy(skel);
@@ -264,11 +250,11 @@ int main(void)
 	check_walked("walk_parent", trusted_ptrs);
 	check_restored();
 
-	result(bad_program_refused("write_cap_userns"),
+	tap_ok(bad_program_refused("write_cap_userns"),
 	       "verifier refuses a direct store into the hook's cred");
-	result(bad_program_refused("write_euid"), "verifier refuses a write to cred->euid");
-	result(bad_program_refused("write_other_hook"),
+	tap_ok(bad_program_refused("write_euid"), "verifier refuses a write to cred->euid");
+	tap_ok(bad_program_refused("write_other_hook"),
 	       "verifier refuses a cred write from lsm/cred_prepare");
-	printf("1..%d\n", test_no);
-	return failed != 0;
+	printf("1..%d\n", tap_n);
+	return tap_failed != 0;
 }
