@@ -42,9 +42,7 @@ if [ $alive -gt 0 ] && [ $alive -lt 48 ]; then ok "some namespaces were refused 
 	not_ok "expected some but not all of 48 namespaces (got $alive)"; fi
 expect_eq "no namespace was created unrestricted" "$unrestricted" 0
 
-capuns-bpf monitor --json --count=1 --timeout=30 >/tmp/mon.out 2>/tmp/mon.err &
-mon=$!
-for _ in $(seq 50); do grep -q monitoring /tmp/mon.err && break; sleep 0.1; done
+start_monitor capuns-bpf monitor --json --count=1 --timeout=30
 out=$(as_user /usr/bin/unshare -U -r /usr/bin/true 2>&1)
 expect_match "map full: unshare(CLONE_NEWUSER) fails with ENOMEM" "$out" "unshare failed: Cannot allocate memory"
 wait $mon
@@ -59,16 +57,12 @@ check "entries are freed with their credentials: unshare works again" \
 	as_user /usr/bin/unshare -U -r /usr/bin/true
 
 # A capability denial event, live.
-capuns-bpf monitor --json --count=1 --timeout=30 >/tmp/mon.out 2>/tmp/mon.err &
-mon=$!
-for _ in $(seq 50); do grep -q monitoring /tmp/mon.err && break; sleep 0.1; done
+start_monitor capuns-bpf monitor --json --count=1 --timeout=30
 as_user $UNS lower cap_net_admin -- /usr/bin/unshare -U -r -n /bin/ip link add d0 type dummy 2>/dev/null
 wait $mon
 expect_match "monitor --json reports the denial" "$(cat /tmp/mon.out)" \
 	'"comm":"ip","cap":"cap_net_admin","cap_nr":12,"depth":1,"target_depth":1,"reason":"cap-denied","errno":1\}$'
-capuns-bpf monitor --count=1 --timeout=30 >/tmp/mon.out 2>/tmp/mon.err &
-mon=$!
-for _ in $(seq 50); do grep -q monitoring /tmp/mon.err && break; sleep 0.1; done
+start_monitor capuns-bpf monitor --count=1 --timeout=30
 as_user $UNS lower cap_net_admin -- /usr/bin/unshare -U -r -n /bin/ip link add d0 type dummy 2>/dev/null
 wait $mon
 expect_match "monitor prints text lines" "$(cat /tmp/mon.out)" \

@@ -40,4 +40,14 @@ as_user() { /usr/bin/setpriv --reuid=$UNPRIV_UID --regid=$UNPRIV_GID --init-grou
 # proc_cap FIELD [PID]: the hex value of a Cap* line of /proc/PID/status.
 proc_cap() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/${2:-self}/status"; }
 
+# start_monitor CMD...: run CMD, an event monitor (capuns monitor,
+# capuns-bpf monitor), in the background, its pid in $mon and its output
+# in /tmp/mon.out; return once it says it is monitoring, so that the
+# event the caller makes next is not missed.
+start_monitor() {
+	"$@" >/tmp/mon.out 2>/tmp/mon.err &
+	mon=$!
+	for _ in $(seq 50); do grep -q monitoring /tmp/mon.err && break; sleep 0.1; done
+}
+
 done_testing() { echo "1..$TAP_N"; [ "$TAP_FAILED" = 0 ]; exit $?; }

@@ -71,9 +71,7 @@ if [ "$backend" = bpf ]; then
 	weird=$(printf 'n"\\\n\t\303\251\001x')
 	mkdir -p /tmp/json-names
 	ln -sf /usr/sbin/ip "/tmp/json-names/$weird"
-	capuns monitor --json --count=1 --timeout=30 >/tmp/mon.out 2>/tmp/mon.err &
-	mon=$!
-	for _ in $(seq 50); do grep -q monitoring /tmp/mon.err && break; sleep 0.1; done
+	start_monitor capuns monitor --json --count=1 --timeout=30
 	as_user capuns --drop=cap_net_admin -- $UNSHARE -rn "/tmp/json-names/$weird" \
 		link add d0 type dummy 2>/dev/null
 	wait $mon

@@ -32,9 +32,7 @@ expect_eq "alice: mask --drop is refused (exit 1)" "$?" 1
 expect_match "alice: the hint names CAP_SYS_ADMIN, what the BPF backend checks" "$out" \
 	"with CAP_SYS_ADMIN in the initial user namespace"
 
-capuns monitor --json --count=1 --timeout=30 >/tmp/mon.out 2>/tmp/mon.err &
-mon=$!
-for _ in $(seq 50); do grep -q monitoring /tmp/mon.err && break; sleep 0.1; done
+start_monitor capuns monitor --json --count=1 --timeout=30
 as_user capuns --drop=cap_net_admin -- /usr/bin/unshare -rn /usr/sbin/ip link add d0 type dummy 2>/dev/null
 wait $mon
 expect_match "capuns monitor --json reports the denial" "$(cat /tmp/mon.out)" \
