@@ -51,6 +51,13 @@ PKG_CONFIG ?= pkg-config
 CLANG    ?= clang
 BPFTOOL  ?= bpftool
 
+# Header dependencies: every rule that compiles C adds $(DEPFLAGS), and the
+# compiler writes what $@ read into $(DEPDIR) (-MP: a header that goes away
+# does not stop the build).  Not beside the targets: the initramfs copies
+# $(B)/guest as it is.
+DEPDIR   := $(B)/.deps
+DEPFLAGS  = -MMD -MP -MT $@ -MF $(DEPDIR)/$(subst /,_,$@).d
+
 # Installation directories (make install; DESTDIR is prepended to each).
 PREFIX      ?= /usr/local
 EXEC_PREFIX ?= $(PREFIX)
@@ -96,6 +103,7 @@ all:
 # In this order: a fragment may use the variables of those before it in
 # its prerequisites.
 include lib/lib.mk
+include common/common.mk
 include cli/cli.mk
 include pam/pam.mk
 include bpf/bpf.mk
@@ -104,6 +112,9 @@ include system/system.mk
 include bench/bench.mk
 include model/model.mk
 include tests/tests.mk
+
+$(shell mkdir -p $(DEPDIR))
+-include $(wildcard $(DEPDIR)/*.d)
 
 all: $(BINS)
 

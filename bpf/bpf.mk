@@ -16,33 +16,33 @@ BPF_CFLAGS  := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) $(WARN) \
 CAPUNS_BPF_LIB         := $(B)/libcapuns-bpf.a
 CAPUNS_BPF_LIB_OBJS    := $(B)/bpf/pins.o $(B)/bpf/skeleton.o $(B)/bpf/status.o
 CAPUNS_BPF_LIB_LDLIBS  := $(shell $(PKG_CONFIG) --libs libbpf libcap)
+BPF_PROG_CFLAGS = $(CFLAGS) $(WARN) -DCAPUNS_VERSION='"$(CAPUNS_VERSION)"'
 
 BPF_GUEST_TESTS := $(patsubst tests/guest/%,$(B)/guest/capuns/tests/%,$(wildcard tests/guest/bpf-*.sh))
 
 BINS += $(CAPUNS_BPF_LIB) $(B)/capuns-bpf
 GUEST_FILES += $(B)/guest$(CAPUNS_BPF_PATH) $(BPF_GUEST_TESTS)
 
-$(B)/bpf/capuns.bpf.o: bpf/capuns.bpf.c bpf/kernel.h include/capuns-abi.h include/capuns-bpf-abi.h
+$(B)/bpf/capuns.bpf.o: bpf/capuns.bpf.c
 	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/bpf/capuns.skel.h: $(B)/bpf/capuns.bpf.o
 	$(BPFTOOL) gen skeleton $< name capuns_bpf > $@.tmp
 	@mv $@.tmp $@
 
-$(CAPUNS_BPF_LIB_OBJS): $(B)/bpf/%.o: bpf/%.c bpf/capuns-bpf.h bpf/loader.h $(B)/bpf/capuns.skel.h \
-		   include/capuns-bpf-abi.h include/capuns-abi.h
-	$(CC) $(CPPFLAGS) -I$(B)/bpf -Ibpf -DCAPUNS_VERSION='"$(CAPUNS_VERSION)"' \
-		$(CFLAGS) $(WARN) -c -o $@ $<
+# The skeleton is generated: the first build cannot learn from a .d file
+# that the objects include it.
+$(B)/bpf/%.o: bpf/%.c $(B)/bpf/capuns.skel.h
+	$(CC) $(CPPFLAGS) $(COMMON_CPPFLAGS) -I$(B)/bpf -Ibpf $(DEPFLAGS) -c \
+		$(BPF_PROG_CFLAGS) -o $@ $<
 
 $(CAPUNS_BPF_LIB): $(CAPUNS_BPF_LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/capuns-bpf: bpf/capuns-bpf.c bpf/capuns-bpf.h include/capuns-bpf-abi.h $(CAPUNS_BPF_LIB) \
-		 cli/json_writer.c cli/json_writer.h
-	$(CC) $(CPPFLAGS) -Ibpf -Icli -DCAPUNS_VERSION='"$(CAPUNS_VERSION)"' $(CFLAGS) $(WARN) $(LDFLAGS) \
-		-o $@ $< cli/json_writer.c $(CAPUNS_BPF_LIB) $(CAPUNS_BPF_LIB_LDLIBS)
+$(B)/capuns-bpf: $(B)/bpf/capuns-bpf.o $(CAPUNS_BPF_LIB) $(COMMON_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CAPUNS_BPF_LIB) $(COMMON_LIB) $(CAPUNS_BPF_LIB_LDLIBS)
 
 # In the guest where the CLI looks for it.
 $(B)/guest$(CAPUNS_BPF_PATH): $(B)/capuns-bpf
@@ -53,19 +53,24 @@ $(B)/guest/capuns/tests/bpf-%.sh: tests/guest/bpf-%.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
-# Argument checking of capuns-bpf, on the host.
+# ---- capuns-bpf: argument checking --------------------------------------
 UNIT_TESTS += tests/unit/bpf-args.sh
 tests/unit/bpf-args.sh: $(B)/capuns-bpf
 
-# The loader's pin functions on the host, with the sanitizers: failures of
-# the file system and injected failures of system calls (--wrap), so that
-# nothing needs a bpf filesystem or a loadable kernel; the order in which
-# a backend's pins are removed (unlink recorded).
+# The loader's pin functions with the sanitizers: failures of the file
+# system and injected failures of system calls (--wrap), so that nothing
+# needs a bpf filesystem or a loadable kernel; the order in which a
+# backend's pins are removed (unlink recorded).
 UNIT_TESTS += $(B)/tests/unit/bpf-pins
 BPF_PINS_WRAP := -Wl,--wrap=statfs,--wrap=open,--wrap=rename,--wrap=renameat2,--wrap=unlink
 
-$(B)/tests/unit/bpf-pins: tests/unit/bpf-pins.c tests/unit/tap.h bpf/pins.c bpf/loader.h bpf/capuns-bpf.h \
-			  include/capuns-bpf-abi.h include/capuns-abi.h
+$(B)/tests/unit/bpf-pins.o: tests/unit/bpf-pins.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ibpf -Itests/unit $(CFLAGS) $(WARN) $(SAN) $(LDFLAGS) $(BPF_PINS_WRAP) \
-		-o $@ $< bpf/pins.c $(CAPUNS_BPF_LIB_LDLIBS)
+	$(CC) $(CPPFLAGS) -Ibpf $(DEPFLAGS) $(UNIT_CFLAGS) -c -o $@ $<
+
+$(B)/tests/unit/pins.o: bpf/pins.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(COMMON_CPPFLAGS) -Ibpf $(DEPFLAGS) $(UNIT_CFLAGS) -c -o $@ $<
+
+$(B)/tests/unit/bpf-pins: $(B)/tests/unit/bpf-pins.o $(B)/tests/unit/pins.o $(COMMON_SAN_LIB)
+	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) $(BPF_PINS_WRAP) -o $@ $^ $(CAPUNS_BPF_LIB_LDLIBS)

@@ -1,32 +1,32 @@
-# capuns(1): the command-line tool, linked with the shared libcapuns.
+# capuns(1): the command-line tool, linked with libcapuns-common.a and the
+# shared libcapuns.
 
 CLI_CFLAGS = $(CFLAGS) $(WARN) -DCAPUNS_VERSION='"$(CAPUNS_VERSION)"' \
 	     -DCAPUNS_BPF_PATH='"$(CAPUNS_BPF_PATH)"' $(CAPUNS_CONF_CPPFLAGS)
-# capuns check-conf uses pam_capuns' own parser (pam/conf.c); --json the
-# JSON writer it shares with capuns-bpf.
-CLI_SRCS := cli/capuns.c cli/json_writer.c pam/conf.c
-CLI_HDRS := include/capuns.h include/capuns-abi.h pam/conf.h cli/json_writer.h
 
 BINS += $(B)/capuns
 GUEST_FILES += $(B)/guest/usr/local/bin/capuns
 
-$(B)/capuns: $(CLI_SRCS) $(CLI_HDRS) $(B)/libcapuns.so
+$(B)/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ipam $(CLI_CFLAGS) $(LDFLAGS) -o $@ $(CLI_SRCS) $(LIBCAPUNS_LINK)
+	$(CC) $(CPPFLAGS) $(COMMON_CPPFLAGS) $(DEPFLAGS) $(CLI_CFLAGS) -c -o $@ $<
+
+$(B)/capuns: $(B)/cli/capuns.o $(COMMON_LIB) $(B)/libcapuns.so
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(COMMON_LIB) $(LIBCAPUNS_LINK)
 
 # The same program with the sanitizers, for the host unit tests.
-$(B)/san/capuns: $(CLI_SRCS) $(CLI_HDRS) $(B)/san/libcapuns.a
+$(B)/san/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ipam $(CLI_CFLAGS) $(SAN) $(LDFLAGS) -o $@ $(CLI_SRCS) $(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)
+	$(CC) $(CPPFLAGS) $(COMMON_CPPFLAGS) $(DEPFLAGS) $(CLI_CFLAGS) $(SAN) -c -o $@ $<
+
+$(B)/san/capuns: $(B)/san/cli/capuns.o $(COMMON_SAN_LIB) $(B)/san/libcapuns.a
+	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -o $@ $< $(COMMON_SAN_LIB) $(B)/san/libcapuns.a \
+		$(LIBCAPUNS_LDLIBS)
 
 $(B)/guest/usr/local/bin/capuns: $(B)/capuns
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
 
-# Host unit tests: argument handling, the man page, the JSON writer.
-UNIT_TESTS += tests/unit/cli-args.sh tests/unit/cli-man.sh $(B)/tests/unit/json-writer
-
-$(B)/tests/unit/json-writer: tests/unit/json-writer.c tests/unit/tap.h cli/json_writer.c cli/json_writer.h
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) -Icli -Itests/unit $(LDFLAGS) -o $@ $< cli/json_writer.c
+# Host unit tests: argument handling, the man page.
+UNIT_TESTS += tests/unit/cli-args.sh tests/unit/cli-man.sh
 tests/unit/cli-args.sh: $(B)/san/capuns

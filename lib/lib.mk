@@ -13,8 +13,6 @@ LIBCAPUNS_SRCS := lib/capset.c lib/proc.c lib/capuns.c lib/backend_kernel.c \
 		  lib/backend_none.c lib/backend_bpf.c
 LIBCAPUNS_OBJS := $(LIBCAPUNS_SRCS:lib/%.c=$(B)/lib/%.o)
 LIBCAPUNS_SAN_OBJS := $(LIBCAPUNS_SRCS:lib/%.c=$(B)/san/lib/%.o)
-LIBCAPUNS_HDRS := include/capuns.h include/capuns-abi.h include/capuns-bpf-abi.h lib/backend.h \
-		  lib/internal.h
 # What a program linking libcapuns.a needs after it.
 LIBCAPUNS_LDLIBS = -lcap -lpthread
 
@@ -35,13 +33,13 @@ BINS += $(B)/libcapuns.a $(B)/$(LIBCAPUNS_REAL) $(LIBCAPUNS_SO_LINKS)
 GUEST_FILES += $(B)/guest/usr/lib/$(MULTIARCH)/$(LIBCAPUNS_REAL) \
 	       $(B)/guest/usr/lib/$(MULTIARCH)/$(LIBCAPUNS_SONAME)
 
-$(B)/lib/%.o: lib/%.c $(LIBCAPUNS_HDRS)
+$(B)/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(LIB_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(LIB_CFLAGS) -c -o $@ $<
 
-$(B)/san/lib/%.o: lib/%.c $(LIBCAPUNS_HDRS)
+$(B)/san/lib/%.o: lib/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(LIB_CFLAGS) $(SAN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(LIB_CFLAGS) $(SAN) -c -o $@ $<
 
 $(B)/libcapuns.a: $(LIBCAPUNS_OBJS)
 	@rm -f $@
@@ -66,19 +64,20 @@ $(B)/guest/usr/lib/$(MULTIARCH)/$(LIBCAPUNS_REAL): $(B)/$(LIBCAPUNS_REAL)
 $(B)/guest/usr/lib/$(MULTIARCH)/$(LIBCAPUNS_SONAME): $(B)/guest/usr/lib/$(MULTIARCH)/$(LIBCAPUNS_REAL)
 	ln -sf $(<F) $@
 
-# Host unit tests (TAP), built with the sanitizers.
-UNIT_CFLAGS = $(CFLAGS) $(WARN) $(SAN) -Ilib -Itests/unit
-UNIT_TESTS += $(B)/tests/unit/lib-text $(B)/tests/unit/lib-answers
-
-$(B)/tests/unit/lib-%: tests/unit/lib-%.c tests/unit/tap.h $(B)/san/libcapuns.a
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(UNIT_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)
-
 # Guest test of every library call (runs on the patched and unpatched kernels).
 GUEST_FILES += $(B)/guest/capuns/tests/userspace-lib
 
-$(B)/guest/capuns/tests/userspace-lib: tests/guest/userspace-lib.c tests/unit/tap.h \
-				       $(LIBCAPUNS_HDRS) $(B)/libcapuns.a
+$(B)/guest/capuns/tests/userspace-lib: tests/guest/userspace-lib.c $(B)/libcapuns.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Ilib -Itests/unit $(LDFLAGS) -o $@ $< \
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) $(WARN) -Ilib -Itests/unit $(LDFLAGS) -o $@ $< \
 		$(B)/libcapuns.a $(LIBCAPUNS_LDLIBS)
+
+# Host unit tests (TAP), built with the sanitizers.
+UNIT_CFLAGS = $(CFLAGS) $(WARN) $(SAN) -Itests/unit
+
+UNIT_TESTS += $(B)/tests/unit/lib-text $(B)/tests/unit/lib-answers
+
+$(B)/tests/unit/lib-%: tests/unit/lib-%.c $(B)/san/libcapuns.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ilib $(DEPFLAGS) $(UNIT_CFLAGS) $(LDFLAGS) -o $@ $< \
+		$(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)

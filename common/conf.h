@@ -2,8 +2,8 @@
 /*
  * Parser of /etc/security/capuns.conf (syntax in pam_capuns(8)).
  */
-#ifndef CAPUNS_PAM_CONF_H
-#define CAPUNS_PAM_CONF_H
+#ifndef CAPUNS_COMMON_CONF_H
+#define CAPUNS_COMMON_CONF_H
 
 #include <stdbool.h>
 #include <stddef.h>
