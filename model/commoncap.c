@@ -9,36 +9,49 @@
 
 /* ---- id maps ------------------------------------------------------------ */
 
-uint32_t cm_make_kuid(const struct cm_sys *sys, int ns, uint32_t id)
+/*
+ * Both maps of a namespace are the single extent "0 root 1" (or none):
+ * uids and gids differ only in which root they map.
+ */
+static uint32_t map_root(const struct cm_sys *sys, int ns, bool gid)
+{
+	return gid ? sys->ns[ns].root_gid : sys->ns[ns].root_uid;
+}
+
+static uint32_t make_kid(const struct cm_sys *sys, int ns, uint32_t id, bool gid)
 {
 	if (id == CM_ID_NONE)
 		return CM_ID_NONE;
 	if (ns == 0)
 		return id;
-	return id == 0 ? sys->ns[ns].root_uid : CM_ID_NONE;
+	return id == 0 ? map_root(sys, ns, gid) : CM_ID_NONE;
+}
+
+static uint32_t from_kid(const struct cm_sys *sys, int ns, uint32_t kid, bool gid)
+{
+	if (ns == 0 || kid == CM_ID_NONE)
+		return kid;
+	return kid == map_root(sys, ns, gid) ? 0 : CM_ID_NONE;
+}
+
+uint32_t cm_make_kuid(const struct cm_sys *sys, int ns, uint32_t id)
+{
+	return make_kid(sys, ns, id, false);
 }
 
 uint32_t cm_make_kgid(const struct cm_sys *sys, int ns, uint32_t id)
 {
-	if (id == CM_ID_NONE)
-		return CM_ID_NONE;
-	if (ns == 0)
-		return id;
-	return id == 0 ? sys->ns[ns].root_gid : CM_ID_NONE;
+	return make_kid(sys, ns, id, true);
 }
 
 uint32_t cm_from_kuid(const struct cm_sys *sys, int ns, uint32_t kuid)
 {
-	if (ns == 0 || kuid == CM_ID_NONE)
-		return kuid;
-	return kuid == sys->ns[ns].root_uid ? 0 : CM_ID_NONE;
+	return from_kid(sys, ns, kuid, false);
 }
 
 uint32_t cm_from_kgid(const struct cm_sys *sys, int ns, uint32_t kgid)
 {
-	if (ns == 0 || kgid == CM_ID_NONE)
-		return kgid;
-	return kgid == sys->ns[ns].root_gid ? 0 : CM_ID_NONE;
+	return from_kid(sys, ns, kgid, true);
 }
 
 bool cm_kuid_mapped(const struct cm_sys *sys, int ns, uint32_t kuid)
