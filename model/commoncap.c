@@ -7,6 +7,8 @@
  */
 #include "hooks.h"
 
+#include <errno.h>
+
 /* ---- id maps ------------------------------------------------------------ */
 
 /*
@@ -138,6 +140,39 @@ bool cm_cap_ptrace_subset(const struct cm_sys *sys, const struct cm_cred *tracer
 {
 	return (tracer->ns == tracee->ns && subset(tracee_pP, caller)) ||
 	       cm_ns_capable(sys, tracer, tracee->ns, CAP_SYS_PTRACE);
+}
+
+/* ---- prctl: cap_task_prctl() ------------------------------------------- */
+
+/*
+ * The four operations on one set that PR_CAP_AMBIENT has and rule 2's
+ * PR_CAP_USERNS copies: CLEAR_ALL, IS_SET, RAISE (when may_raise allows),
+ * LOWER, with the same EINVAL cases in the same order.
+ */
+long cm_prctl_cap_set(const struct cm_sys *sys, struct cm_cred *c, cm_caps *set, uint64_t op,
+		      uint64_t cap, uint64_t a4, uint64_t a5,
+		      bool (*may_raise)(const struct cm_cred *c, int cap))
+{
+	if (op == CM_PR_CAP_OP_CLEAR_ALL) {
+		if (cap | a4 | a5)
+			return -EINVAL;
+		*set = 0;
+		return 0;
+	}
+	if (!cap_valid(sys, cap) || a4 || a5)
+		return -EINVAL;
+	if (op == CM_PR_CAP_OP_IS_SET)
+		return cap_in(*set, (int)cap);
+	if (op != CM_PR_CAP_OP_RAISE && op != CM_PR_CAP_OP_LOWER)
+		return -EINVAL;
+	if (op == CM_PR_CAP_OP_RAISE) {
+		if (!may_raise(c, (int)cap))
+			return -EPERM;
+		*set |= CM_BIT(cap);
+	} else {
+		*set &= ~CM_BIT(cap);
+	}
+	return 0;
 }
 
 /* ---- entering a user namespace: set_cred_user_ns() ------------------- */

@@ -106,5 +106,8 @@ bool cm_cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, i
 bool cm_cap_ptrace_subset(const struct cm_sys *sys, const struct cm_cred *tracer, cm_caps caller,
 			  const struct cm_cred *tracee, cm_caps tracee_pP);
 void cm_stock_enter_userns(const struct cm_sys *sys, struct cm_cred *c);
+long cm_prctl_cap_set(const struct cm_sys *sys, struct cm_cred *c, cm_caps *set, uint64_t op,
+		      uint64_t cap, uint64_t a4, uint64_t a5,
+		      bool (*may_raise)(const struct cm_cred *c, int cap));
 
 #endif /* CAPMODEL_INTERNAL_H */

@@ -31,26 +31,7 @@ static bool may_raise_userns(const struct cm_cred *c, int cap)
 long cm_series_prctl_cap_userns(struct cm_sys *sys, struct cm_cred *c, uint64_t op,
 				uint64_t cap, uint64_t a4, uint64_t a5)
 {
-	if (op == CM_PR_CAP_OP_CLEAR_ALL) {
-		if (cap | a4 | a5)
-			return -EINVAL;
-		c->pU = 0;
-		return 0;
-	}
-	if (!cap_valid(sys, cap) || a4 || a5)
-		return -EINVAL;
-	if (op == CM_PR_CAP_OP_IS_SET)
-		return cap_in(c->pU, (int)cap);
-	if (op != CM_PR_CAP_OP_RAISE && op != CM_PR_CAP_OP_LOWER)
-		return -EINVAL;
-	if (op == CM_PR_CAP_OP_RAISE) {
-		if (!may_raise_userns(c, (int)cap))
-			return -EPERM;
-		c->pU |= CM_BIT(cap);
-	} else {
-		c->pU &= ~CM_BIT(cap);
-	}
-	return 0;
+	return cm_prctl_cap_set(sys, c, &c->pU, op, cap, a4, a5, may_raise_userns);
 }
 
 /*

@@ -215,30 +215,10 @@ static long prctl_set_keepcaps(struct cm_cred *c, uint64_t arg)
 }
 
 /* PR_CAP_AMBIENT: raise needs the cap in pP and pI and no NO_CAP_AMBIENT_RAISE. */
-static long prctl_cap_ambient(const struct cm_sys *sys, struct cm_cred *c, uint64_t op,
-			      uint64_t cap, uint64_t a4, uint64_t a5)
+static bool may_raise_ambient(const struct cm_cred *c, int cap)
 {
-	if (op == CM_PR_CAP_OP_CLEAR_ALL) {
-		if (cap | a4 | a5)
-			return -EINVAL;
-		c->pA = 0;
-		return 0;
-	}
-	if (!cap_valid(sys, cap) || a4 || a5)
-		return -EINVAL;
-	if (op == CM_PR_CAP_OP_IS_SET)
-		return cap_in(c->pA, (int)cap);
-	if (op != CM_PR_CAP_OP_RAISE && op != CM_PR_CAP_OP_LOWER)
-		return -EINVAL;
-	if (op == CM_PR_CAP_OP_RAISE) {
-		if (!cap_in(c->pP, (int)cap) || !cap_in(c->pI, (int)cap) ||
-		    securebit_set(c, CM_SECURE_NO_CAP_AMBIENT_RAISE))
-			return -EPERM;
-		c->pA |= CM_BIT(cap);
-	} else {
-		c->pA &= ~CM_BIT(cap);
-	}
-	return 0;
+	return cap_in(c->pP, cap) && cap_in(c->pI, cap) &&
+	       !securebit_set(c, CM_SECURE_NO_CAP_AMBIENT_RAISE);
 }
 
 long cm_prctl(struct cm_sys *sys, struct cm_cred *c, int option, uint64_t arg2,
@@ -260,7 +240,7 @@ long cm_prctl(struct cm_sys *sys, struct cm_cred *c, int option, uint64_t arg2,
 	case CM_PR_SET_KEEPCAPS:
 		return prctl_set_keepcaps(c, arg2);
 	case CM_PR_CAP_AMBIENT:
-		return prctl_cap_ambient(sys, c, arg2, arg3, arg4, arg5);
+		return cm_prctl_cap_set(sys, c, &c->pA, arg2, arg3, arg4, arg5, may_raise_ambient);
 	case CM_PR_CAP_USERNS:
 		if (sys->hooks->prctl_cap_userns)
 			return sys->hooks->prctl_cap_userns(sys, c, arg2, arg3, arg4, arg5);
