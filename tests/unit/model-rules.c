@@ -37,6 +37,16 @@ static void login(const struct cm_sys *sys, struct cm_cred *c, uint32_t uid)
 	cm_execve(sys, c, &plain);
 }
 
+/* The start of most cases: a system of the flavour, root, and alice logged in. */
+static void boot(struct cm_sys *sys, enum cm_flavour flavour, struct cm_cred *root,
+		 struct cm_cred *alice)
+{
+	cm_sys_init(sys, flavour);
+	cm_cred_init_root(sys, root);
+	if (alice)
+		login(sys, alice, ALICE);
+}
+
 /* unshare -r: unshare, then a helper left in the parent writes the maps. */
 static int unshare_r(struct cm_sys *sys, struct cm_cred *c)
 {
@@ -52,8 +62,7 @@ static void test_init(void)
 	struct cm_cred c;
 	struct cm_obs o;
 
-	cm_sys_init(&sys, CM_PATCHED);
-	cm_cred_init_root(&sys, &c);
+	boot(&sys, CM_PATCHED, &c, NULL);
 	cm_observe(&sys, &c, &o);
 	TAP_EQ(o.pU, FULL42, "rule 1: init has the full pU (42 caps)");
 	TAP_EQ(o.X, FULL42, "init bounding set is full");
@@ -145,9 +154,7 @@ static void test_seed_mask(void)
 	struct cm_sys sys;
 	struct cm_cred root, alice, old_ns, in_ns;
 
-	cm_sys_init(&sys, CM_PATCHED);
-	cm_cred_init_root(&sys, &root);
-	login(&sys, &alice, ALICE);
+	boot(&sys, CM_PATCHED, &root, &alice);
 	old_ns = alice;
 	TAP_EQ(unshare_r(&sys, &old_ns), 0, "mask: a namespace made before the write");
 
@@ -190,9 +197,7 @@ static void test_prctl_userns(void)
 	struct cm_sys sys;
 	struct cm_cred r, a, c;
 
-	cm_sys_init(&sys, CM_PATCHED);
-	cm_cred_init_root(&sys, &r);
-	login(&sys, &a, ALICE);
+	boot(&sys, CM_PATCHED, &r, &a);
 
 	c = r;
 	TAP_EQ(uns(&sys, &c, 4, 1, 0, 0), -EINVAL, "rule 2: CLEAR_ALL with arg3 != 0: EINVAL");
@@ -250,8 +255,7 @@ static void test_prctl_userns(void)
 	       "rule 2: CAP_SETPCAP only in pP (not pE) does not count");
 
 	struct cm_sys stock;
-	cm_sys_init(&stock, CM_UNPATCHED);
-	cm_cred_init_root(&stock, &c);
+	boot(&stock, CM_UNPATCHED, &c, NULL);
 	TAP_EQ(uns(&stock, &c, 1, 0, 0, 0), -EINVAL, "unpatched: prctl(48) is EINVAL");
 	TAP_EQ(stock.full, FULL41, "unpatched: 41 caps");
 }
@@ -261,9 +265,7 @@ static void test_prctl_classic(void)
 	struct cm_sys sys;
 	struct cm_cred r, a, c;
 
-	cm_sys_init(&sys, CM_PATCHED);
-	cm_cred_init_root(&sys, &r);
-	login(&sys, &a, ALICE);
+	boot(&sys, CM_PATCHED, &r, &a);
 
 	/* PR_CAPBSET_READ / DROP */
 	c = r;
@@ -308,8 +310,7 @@ static void test_prctl_classic(void)
 	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x311, 0, 0, 0), 0,
 	       "other bits still change beside a lock");
 	struct cm_sys stock;
-	cm_sys_init(&stock, CM_UNPATCHED);
-	cm_cred_init_root(&stock, &c);
+	boot(&stock, CM_UNPATCHED, &c, NULL);
 	TAP_EQ(cm_prctl(&stock, &c, CM_PR_SET_SECUREBITS, 0x100, 0, 0, 0), -EPERM,
 	       "unpatched: bit 8 is unknown: EPERM");
 
@@ -368,8 +369,7 @@ static void test_capset(void)
 	struct cm_sys sys;
 	struct cm_cred r, c;
 
-	cm_sys_init(&sys, CM_PATCHED);
-	cm_cred_init_root(&sys, &r);
+	boot(&sys, CM_PATCHED, &r, NULL);
 	c = r;
 	TAP_EQ(cm_capset(&sys, &c, 0, CM_BIT(NET_RAW), CM_BIT(SYS_ADMIN)), 0, "capset shrink pP");
 	TAP_EQ(cm_capset(&sys, &c, 0, CM_BIT(NET_RAW) | CM_BIT(1), 0), -EPERM,
@@ -396,9 +396,7 @@ static void test_exec(void)
 	struct cm_file fcap = { .uid = 0, .gid = 0, .has_caps = true, .fP = CM_BIT(NET_RAW),
 				.fE = true };
 
-	cm_sys_init(&sys, CM_PATCHED);
-	cm_cred_init_root(&sys, &r);
-	login(&sys, &a, ALICE);
+	boot(&sys, CM_PATCHED, &r, &a);
 
 	c = r;
 	cm_capset(&sys, &c, 0, 0, 0);
@@ -484,8 +482,7 @@ static void test_setuid(void)
 	struct cm_sys sys;
 	struct cm_cred r, c;
 
-	cm_sys_init(&sys, CM_PATCHED);
-	cm_cred_init_root(&sys, &r);
+	boot(&sys, CM_PATCHED, &r, NULL);
 	c = r;
 	TAP_EQ(cm_setresuid(&sys, &c, 0, ALICE, 0), 0, "setresuid(0, alice, 0)");
 	tap_ok(c.pE == 0 && c.pP == FULL42, "euid leaves root: pE cleared, pP kept");
@@ -512,9 +509,7 @@ static void test_namespaces(void)
 	struct cm_sys sys;
 	struct cm_cred r, a, b, c, hold;
 
-	cm_sys_init(&sys, CM_PATCHED);
-	cm_cred_init_root(&sys, &r);
-	login(&sys, &a, ALICE);
+	boot(&sys, CM_PATCHED, &r, &a);
 	login(&sys, &b, BOB);
 
 	/* Unmapped namespaces. */
@@ -650,9 +645,7 @@ static void test_umh(void)
 	struct cm_sys sys;
 	struct cm_cred r, a, h;
 
-	cm_sys_init(&sys, CM_PATCHED);
-	cm_cred_init_root(&sys, &r);
-	login(&sys, &a, ALICE);
+	boot(&sys, CM_PATCHED, &r, &a);
 	TAP_EQ(cm_umh_write(&sys, &a, CM_UMH_USERNS, 0), -EACCES, "rule 7: alice: EACCES");
 	struct cm_cred weak = r;
 	cm_capset(&sys, &weak, FULL42 & ~CM_BIT(16), FULL42, 0);
@@ -679,8 +672,7 @@ static void test_bpf_backend(void)
 	struct cm_cred r, c, owner, child;
 	const cm_caps no_admin = FULL41 & ~CM_BIT(SYS_ADMIN);
 
-	cm_sys_init(&sys, CM_BPF);
-	cm_cred_init_root(&sys, &r);
+	boot(&sys, CM_BPF, &r, NULL);
 	TAP_EQ(sys.full, FULL41, "bpf: a stock kernel has 41 caps");
 	TAP_EQ(cm_prctl(&sys, &r, CM_PR_CAP_USERNS, CM_BPF_OP_PROBE, 0, 0, 0), CM_BPF_ABI_VERSION,
 	       "bpf: PROBE answers the ABI version");
@@ -802,9 +794,7 @@ static void test_ptrace(void)
 	struct cm_sys sys;
 	struct cm_cred r, a, t, in, out;
 
-	cm_sys_init(&sys, CM_PATCHED);
-	cm_cred_init_root(&sys, &r);
-	login(&sys, &a, ALICE);
+	boot(&sys, CM_PATCHED, &r, &a);
 	t = a;
 	cm_prctl(&sys, &t, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, NET_RAW, 0, 0);
 	tap_ok(!cm_ptrace_attach(&sys, &t, &a, false),
