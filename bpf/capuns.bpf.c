@@ -15,14 +15,15 @@
  *
  * State (include/capuns-bpf-abi.h):
  *   creds   hash, cred address -> { pU, bound, namespace, strict bits,
- *           charged uid }.  No entry means the default state (everything,
+ *           charged actor }.  No entry means the default state (everything,
  *           no strict bit), so unrestricted credentials cost one lookup in
  *           the hot hooks.  Kept by cred_prepare (copy) and cred_free
  *           (delete), like the series keeps cap_userns in struct cred
  *           (rule 1).
- *   quota   uid -> entries charged to it: one user cannot fill creds.
+ *   quota   actor (quota_key()) -> entries charged to it: no actor can
+ *           fill creds, and a reserve keeps room for newcomers.
  *   config  the system mask and counters.
- *   events  ring buffer of denials and refusals, rate-limited per uid.
+ *   events  ring buffer of denials and refusals, rate-limited per actor.
  *   cred_filter (.bss)  per-slot counts of the entries whose key hashes
  *           there: a zero slot proves a credential has no entry, so the
  *           hot hooks skip the hash lookup for most unrestricted ones.
@@ -85,7 +86,7 @@ const volatile __u32 cap_last_cap = 40;
  */
 const volatile __u32 filter_valid = 0;
 
-/* Events per second and burst per uid (the rest is counted, not sent). */
+/* Events per second and burst per actor (the rest is counted, not sent). */
 const volatile __u32 events_per_sec = 20;
 const volatile __u32 events_burst = 100;
 
@@ -118,13 +119,28 @@ struct {
 	__type(value, struct capuns_bpf_cred);
 } creds SEC(".maps");
 
-/* Entries per charged uid.  Never LRU either: eviction would lose counts. */
+/*
+ * Entries per actor (quota_key()): the value packs the key (high half)
+ * with the count (low half), so that one compare-and-swap both counts and
+ * proves the element still belongs to that key (a preallocated element is
+ * reused at once after a delete).  Never LRU either: eviction would lose
+ * counts.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
 	__type(key, __u32);
-	__type(value, __u32);
+	__type(value, __u64);
 } quota SEC(".maps");
+
+/*
+ * Entries charged over all actors, for the reserve (quota_charge()).  A
+ * reload starts it at 0 while older entries live on, so it may run below
+ * zero for a while: that only ever leaves more room, never less.
+ */
+__s64 quota_total;
+
+
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -269,12 +285,17 @@ static __always_inline struct capuns_bpf_cred *cred_entry(const struct cred *c)
 }
 
 /*
- * The uid an entry of c is charged to: the real uid in the initial
- * namespace; inside namespaces, the owner of the outermost one (whatever
- * ids a user maps, the namespaces stay hers), unless root owns it (a
- * privileged container manager: then the credential's own uid).
+ * Who an entry of c is charged to, for the quota and the event rate
+ * limit: an actor, not a uid.  In the initial namespace, the real uid.
+ * Inside namespaces the outermost one decides: a user's own (not owned by
+ * root) is hers, whatever ids she maps.  One that root owns (a container
+ * manager's: LXD, podman --userns=auto, systemd-nspawn -U) gives one
+ * actor, its root, many host uids: it is charged as one, by its inode
+ * number.  Those lie at 0xf0000000 and above (PROC_DYNAMIC_FIRST), where
+ * no allocator hands out uids; a uid there would share that namespace's
+ * quota, which can only refuse early, never admit more.
  */
-static __always_inline __u32 quota_uid(const struct cred *c)
+static __always_inline __u32 quota_key(const struct cred *c)
 {
 	const struct user_namespace *ns = user_ns_of(c);
 	__u32 uid = BPF_CORE_READ(c, uid.val), owner;
@@ -284,39 +305,96 @@ static __always_inline __u32 quota_uid(const struct cred *c)
 	if (!ns || ns_level(ns) != 1)
 		return uid;
 	owner = BPF_CORE_READ(ns, owner.val);
-	return owner ? owner : uid;
+	return owner ? owner : BPF_CORE_READ(ns, ns.inum);
 }
 
-/* Count one more entry for uid: 0, or -EDQUOT at the quota (-ENOMEM: no room). */
-static __always_inline int quota_charge(__u32 uid)
+#define QUOTA_DYING 0xffffffffU /* count of an element being deleted */
+/*
+ * The reserve: past the first QUOTA_LIGHT entries of an actor, a charge
+ * is refused once the actors together hold three quarters of the map.
+ * The last quarter is kept for actors that hold few, so that however many
+ * actors fill their quotas, one that arrives later still gets its first
+ * entries (its logins, forks and namespaces), unless
+ * (map size / 4) / QUOTA_LIGHT actors each hold that many at once.
+ */
+#define QUOTA_LIGHT 64
+
+static __always_inline __u64 quota_pack(__u32 key, __u32 count)
+{
+	return (__u64)key << 32 | count;
+}
+
+static __always_inline int quota_reserve_allows(__u32 count)
+{
+	/* The map's size as the loader set it, read from the map itself. */
+	__u32 size = ((struct bpf_map *)&creds)->max_entries;
+
+	return count < QUOTA_LIGHT || quota_total < (__s64)(size - size / 4);
+}
+
+/*
+ * Count one more entry for key: 0, -EDQUOT at the quota or past the
+ * reserve, -ENOMEM when the key cannot be stored or the count keeps
+ * changing under us (fail closed: the caller refuses the operation).
+ */
+static __always_inline int quota_charge(__u32 key)
 {
 	struct capuns_bpf_config *cfg = get_config();
-	__u32 zero = 0, *n = bpf_map_lookup_elem(&quota, &uid);
+	__u64 fresh = quota_pack(key, 0), *n, v;
+	__u32 count;
 
 	if (!cfg)
 		return -ENOMEM;
-	if (!n) {
-		bpf_map_update_elem(&quota, &uid, &zero, BPF_NOEXIST);
-		n = bpf_map_lookup_elem(&quota, &uid);
-		if (!n)
-			return -ENOMEM;
+	for (int i = 0; i < 8; i++) {
+		n = bpf_map_lookup_elem(&quota, &key);
+		if (!n) {
+			bpf_map_update_elem(&quota, &key, &fresh, BPF_NOEXIST);
+			n = bpf_map_lookup_elem(&quota, &key);
+			if (!n)
+				return -ENOMEM;
+		}
+		v = *(volatile __u64 *)n;
+		count = (__u32)v;
+		/* Reused for another key, or being deleted: look it up again. */
+		if (v >> 32 != key || count == QUOTA_DYING)
+			continue;
+		if (count >= cfg->creds_per_uid || !quota_reserve_allows(count))
+			return -EDQUOT;
+		if (__sync_val_compare_and_swap(n, v, v + 1) == v) {
+			__sync_fetch_and_add(&quota_total, 1);
+			return 0;
+		}
 	}
-	if (__sync_fetch_and_add(n, 1) >= cfg->creds_per_uid) {
-		__sync_fetch_and_sub(n, 1);
-		return -EDQUOT;
-	}
-	return 0;
+	return -ENOMEM;
 }
 
-/* One entry less for uid; never below zero (a count lost to a reload would wrap). */
-static __always_inline void quota_uncharge(__u32 uid)
+/*
+ * One entry less for key.  The last one deletes the key (marked dying
+ * first, so that no charge counts on an element on its way out): a key
+ * lives only while it counts something, and actors that come and go
+ * (container uids, namespaces) leave nothing behind.  Never below zero:
+ * a count lost to a reload would wrap.
+ */
+static __always_inline void quota_uncharge(__u32 key)
 {
-	__u32 *n = bpf_map_lookup_elem(&quota, &uid), v;
+	__u64 *n, v, to;
+	__u32 count;
 
-	for (int i = 0; n && i < 8; i++) {
-		v = *(volatile __u32 *)n;
-		if (!v || __sync_val_compare_and_swap(n, v, v - 1) == v)
+	for (int i = 0; i < 8; i++) {
+		n = bpf_map_lookup_elem(&quota, &key);
+		if (!n)
 			return;
+		v = *(volatile __u64 *)n;
+		count = (__u32)v;
+		if (v >> 32 != key || !count || count == QUOTA_DYING)
+			return;
+		to = count == 1 ? quota_pack(key, QUOTA_DYING) : v - 1;
+		if (__sync_val_compare_and_swap(n, v, to) != v)
+			continue;
+		__sync_fetch_and_sub(&quota_total, 1);
+		if (count == 1)
+			bpf_map_delete_elem(&quota, &key);
+		return;
 	}
 }
 
@@ -387,19 +465,19 @@ static __always_inline struct capuns_bpf_cred default_state(const struct cred *c
 /* ---- events ------------------------------------------------------------ */
 
 /*
- * Rate limit per charged uid (GCRA): an event is due every 1/rate s, and
+ * Rate limit per charged actor (GCRA): an event is due every 1/rate s, and
  * up to burst may come early.  Approximate under races; never blocks a
  * rule, only a report.
  */
 static __always_inline int event_allowed(const struct cred *c, __u64 now)
 {
 	__u64 interval = 1000000000ULL / (events_per_sec ? events_per_sec : 1);
-	__u32 uid = quota_uid(c);
-	__u64 *due = bpf_map_lookup_elem(&event_due, &uid), next;
+	__u32 actor = quota_key(c);
+	__u64 *due = bpf_map_lookup_elem(&event_due, &actor), next;
 
 	if (!due) {
 		next = now + interval;
-		bpf_map_update_elem(&event_due, &uid, &next, BPF_ANY);
+		bpf_map_update_elem(&event_due, &actor, &next, BPF_ANY);
 		return 1;
 	}
 	next = *due > now ? *due : now;
@@ -537,7 +615,7 @@ static __always_inline int record_entry(const struct cred *c, struct capuns_bpf_
 	}
 	if (is_default(&n))
 		return 0;
-	return cred_store(cred_key(c), &n, quota_uid(c), BPF_NOEXIST);
+	return cred_store(cred_key(c), &n, quota_key(c), BPF_NOEXIST);
 }
 
 /*
@@ -585,7 +663,7 @@ static __always_inline struct capuns_bpf_cred *cred_state_get_or_create(const st
 	if (s)
 		return s;
 	/* -EEXIST: a thread sharing this cred created it meanwhile. */
-	*err = cred_store(key, &d, quota_uid(c), BPF_NOEXIST);
+	*err = cred_store(key, &d, quota_key(c), BPF_NOEXIST);
 	s = bpf_map_lookup_elem(&creds, &key);
 	if (s)
 		*err = 0;
@@ -690,7 +768,7 @@ int BPF_PROG(capuns_cred_prepare, struct cred *new, const struct cred *old, unsi
 		if (n.flags & CAPUNS_BPF_STRICT) /* for a late rule 3a: X now */
 			n.xset = cap_read(old, SET_BSET) & n.bound;
 	}
-	err = cred_store(cred_key(new), &n, quota_uid(new), BPF_ANY);
+	err = cred_store(cred_key(new), &n, quota_key(new), BPF_ANY);
 	return err ? refuse(old, CAPUNS_BPF_REFUSE_CRED, err) : 0;
 }
 
@@ -708,7 +786,7 @@ int BPF_PROG(capuns_cred_alloc_blank, struct cred *cred, unsigned gfp)
 	int err;
 
 	d.ns = 0; /* set from the parent's entry by cred_transfer */
-	err = cred_store(cred_key(cred), &d, quota_uid(cur), BPF_ANY);
+	err = cred_store(cred_key(cred), &d, quota_key(cur), BPF_ANY);
 	return err ? refuse(cur, CAPUNS_BPF_REFUSE_CRED, err) : 0;
 }
 
@@ -724,7 +802,7 @@ int BPF_PROG(capuns_cred_transfer, struct cred *new, const struct cred *old)
 		state_assign(to, from);
 	} else if (from) {
 		/* Blank cred allocated before the programs were loaded. */
-		err = cred_store(key, from, quota_uid(old), BPF_ANY);
+		err = cred_store(key, from, quota_key(old), BPF_ANY);
 		if (err)
 			kill_current(old, CAPUNS_BPF_KILL_TRANSFER, err);
 	} else if (to) {
@@ -779,7 +857,7 @@ int BPF_PROG(capuns_bprm_creds_from_file, struct linux_binprm *bprm, struct file
 	}
 	if (is_default(&n))
 		return 0;
-	err = cred_store(cred_key(new), &n, quota_uid(new), BPF_NOEXIST);
+	err = cred_store(cred_key(new), &n, quota_key(new), BPF_NOEXIST);
 	return err ? refuse(old, CAPUNS_BPF_REFUSE_EXEC, err) : 0;
 }
 

@@ -34,10 +34,15 @@ struct kernel_cap_u64 {
 	__u64 val;
 };
 
+struct ns_common {
+	unsigned int inum;
+};
+
 struct user_namespace {
 	struct user_namespace *parent;
 	int level;
 	kuid_t owner;
+	struct ns_common ns;
 };
 
 typedef struct {
@@ -176,8 +181,12 @@ struct nsset {
 	struct cred *cred;
 };
 
-struct ns_common;
 struct seq_file;
+
+/* A map's own fields, read from a map's address (the reserve needs its size). */
+struct bpf_map {
+	__u32 max_entries;
+};
 
 struct bpf_iter_meta {
 	struct seq_file *seq;

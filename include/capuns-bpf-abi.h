@@ -147,7 +147,7 @@ struct capuns_bpf_cred {
 	/* X as the series sees it (bset & bound) when copied: rule 3a of a late entry */
 	__u64 xset;
 	__u32 flags; /* CAPUNS_BPF_STRICT* */
-	__u32 charge; /* uid whose per-uid quota counts this entry */
+	__u32 charge; /* actor whose quota counts this entry (quota_key() of capuns.bpf.c) */
 };
 
 /* Single element of the "config" array map (key 0). */
@@ -202,7 +202,7 @@ struct capuns_bpf_event {
 #define CAPUNS_BPF_PIN_CREDS "creds"
 #define CAPUNS_BPF_PIN_CONFIG "config"
 #define CAPUNS_BPF_PIN_EVENTS "events"
-/* uid -> number of credential entries charged to it (per-uid quota) */
+/* actor (a uid, or a root-owned namespace) -> its credential entries (quota) */
 #define CAPUNS_BPF_PIN_QUOTA "quota"
 #define CAPUNS_BPF_PIN_LINKS "links"
 /* Task iterator, world-readable: "tid pU bound strict" per visible thread. */

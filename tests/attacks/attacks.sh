@@ -107,6 +107,9 @@ psi-trigger)
 map-quota)
 	bpf_only
 	attack "credential map filled by one user" "$A/$name" ;;
+quota-container)
+	bpf_only
+	attack "quota used up by a container root's many uids" "$A/$name" ;;
 tasks-iter)
 	bpf_only
 	attack "other users' rows in the task iterator" "$A/$name" ;;
