@@ -276,4 +276,33 @@ static inline void become(uid_t uid)
 #define ALICE 1000
 #define BOB 1001
 
+/*
+ * A user whom the attack never touched lowers his pU, forks and unshares,
+ * as a restricted login does: the BPF backend's shared state (its maps,
+ * their quotas) must still have room for him.  0, or the errno of the
+ * first refusal.
+ */
+static inline int newcomer_works(uid_t uid)
+{
+	pid_t pid = fork_or_die();
+	int r;
+
+	if (pid == 0) {
+		become(uid);
+		r = capuns_lower(CAP_NET_ADMIN);
+		if (r < 0)
+			_exit(100 + (-r & 0x7f));
+		pid = fork();
+		if (pid < 0)
+			_exit(100 + errno);
+		if (pid == 0)
+			_exit(unshare(CLONE_NEWUSER) < 0 ? 100 + errno : 0);
+		_exit(wait_status(pid));
+	}
+	r = wait_status(pid);
+	if (r && (r < 100 || r > 227))
+		cannot_run("uid %d's test failed (status %d)", (int)uid, r);
+	return r ? r - 100 : 0;
+}
+
 #endif /* CAPUNS_ATTACK_H */

@@ -106,7 +106,7 @@ psi-trigger)
 	attack "PSI trigger in a namespace without cap_sys_resource" as_user "$A/$name" ;;
 map-quota)
 	bpf_only
-	attack "credential map filled by one user" "$A/$name" ;;
+	attack "credential map filled by four users" "$A/$name" ;;
 quota-container)
 	bpf_only
 	attack "quota used up by a container root's many uids" "$A/$name" ;;

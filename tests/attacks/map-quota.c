@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Filling the BPF backend's credential map (one entry per restricted
- * struct cred).  alice, restricted, pins as many credentials as she can:
- * each capset() makes a new cred, each io_uring personality keeps one
- * alive.  While she holds them, bob (restricted too) forks and unshares.
- * One user must not be able to refuse every other user's credentials: a
- * per-uid quota stops alice first, and says so: the kernel reports a
+ * struct cred).  Four users, alice first, one after the other, each pin as
+ * many restricted credentials as they can: each capset() makes a new
+ * cred, each io_uring personality keeps one alive.  While they hold them,
+ * bob (restricted too) forks and unshares.  No user, and no few users
+ * together, may refuse every other user's credentials: the quota stops
+ * each of them at a quarter of the map, and the reserve stops the fourth
+ * before the last quarter is gone; each is told so: the kernel reports a
  * refused credential copy as ENOMEM (prepare_creds() keeps no error
  * code), the backend's event carries EDQUOT.
  *
- * Runs as root (it plays alice and bob), prints one line.
+ * Runs as root (it plays all five users), prints one line.
  */
 #include <linux/io_uring.h>
 #include <sys/capability.h>
@@ -22,15 +24,19 @@
 
 struct fill { long pinned; int err; };
 
-/* alice: pin credentials until something refuses; report, then hold them. */
-static void fill(int report)
+/* The users who pin: four quotas are the whole map. */
+static const uid_t fillers[] = { ALICE, 1002, 1003, 1004 };
+#define NFILLERS (sizeof(fillers) / sizeof(fillers[0]))
+
+/* Pin credentials as uid until something refuses; report, then hold them. */
+static void fill(uid_t uid, int report)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2];
 	struct fill f = { 0 };
 	int ring = -1;
 
-	become(ALICE);
+	become(uid);
 	lower_or_die(CAP_NET_ADMIN);
 	if (syscall(SYS_capget, &hdr, data) < 0)
 		cannot_run("capget: %s", strerror(errno));
@@ -63,81 +69,81 @@ static void fill(int report)
 }
 
 /*
- * bob: lowers his pU, forks and unshares while alice holds hers.  0, or
- * the errno of the first refusal.
+ * Which fillers did the backend report refused with EDQUOT?  One read of
+ * the backlog for all of them: reading consumes it.
  */
-static int bob_works(void)
-{
-	pid_t pid = fork_or_die();
-	int r;
-
-	if (pid == 0) {
-		become(BOB);
-		r = capuns_lower(CAP_NET_ADMIN);
-		if (r < 0)
-			_exit(100 + (-r & 0x7f));
-		pid = fork();
-		if (pid < 0)
-			_exit(100 + errno);
-		if (pid == 0)
-			_exit(unshare(CLONE_NEWUSER) < 0 ? 100 + errno : 0);
-		_exit(wait_status(pid));
-	}
-	r = wait_status(pid);
-	if (r && (r < 100 || r > 227))
-		cannot_run("bob's test failed (status %d)", r);
-	return r ? r - 100 : 0;
-}
-
-/* Did the backend report a refusal of uid's with EDQUOT? */
-static bool quota_event(uid_t uid)
+static void quota_events(bool seen[NFILLERS])
 {
 	FILE *mon = popen("capuns-bpf monitor --backlog --json --timeout=2", "r");
 	char line[512], want[64];
-	bool seen = false;
 
 	if (!mon)
 		cannot_run("capuns-bpf monitor: %s", strerror(errno));
-	snprintf(want, sizeof(want), "\"uid\":%d,", (int)uid);
-	while (fgets(line, sizeof(line), mon))
-		if (strstr(line, want) && strstr(line, "\"reason\":\"cred-refused\"") &&
-		    strstr(line, "\"errno\":122}"))
-			seen = true;
+	while (fgets(line, sizeof(line), mon)) {
+		if (!strstr(line, "\"reason\":\"cred-refused\"") || !strstr(line, "\"errno\":122}"))
+			continue;
+		for (size_t i = 0; i < NFILLERS; i++) {
+			snprintf(want, sizeof(want), "\"uid\":%d,", (int)fillers[i]);
+			if (strstr(line, want))
+				seen[i] = true;
+		}
+	}
 	if (pclose(mon) != 0)
 		cannot_run("capuns-bpf monitor failed");
-	return seen;
 }
 
 int main(void)
 {
-	int pipefd[2], bob;
-	struct fill f;
-	pid_t alice;
+	struct fill f[NFILLERS];
+	bool refused[NFILLERS] = { false };
+	pid_t pid[NFILLERS];
+	long total = 0;
+	size_t i, n;
+	int bob;
 
 	if (geteuid())
-		cannot_run("must start as root (plays alice and bob)");
-	pipe_or_die(pipefd);
-	alice = fork_or_die();
-	if (alice == 0)
-		fill(pipefd[1]);
-	close(pipefd[1]); /* alice dying ends the read */
-	if (read(pipefd[0], &f, sizeof(f)) != sizeof(f))
-		cannot_run("alice did not report (status %d)", wait_status(alice));
-	bob = bob_works();
-	kill(alice, SIGKILL);
-	wait_status(alice);
-	if (f.err < 0)
-		cannot_run("alice's pinning failed outside the backend after %ld: %s",
-			   f.pinned, strerror(-f.err));
+		cannot_run("must start as root (plays every user)");
+	for (n = 0; n < NFILLERS; n++) {
+		int pipefd[2];
+
+		pipe_or_die(pipefd);
+		pid[n] = fork_or_die();
+		if (pid[n] == 0)
+			fill(fillers[n], pipefd[1]);
+		close(pipefd[1]); /* a filler dying ends the read */
+		if (read(pipefd[0], &f[n], sizeof(f[n])) != sizeof(f[n])) {
+			int st = wait_status(pid[n]);
+
+			for (i = 0; i < n; i++)
+				kill(pid[i], SIGKILL);
+			cannot_run("uid %d did not report (status %d)", (int)fillers[n], st);
+		}
+		close(pipefd[0]);
+		total += f[n].pinned;
+	}
+	bob = newcomer_works(BOB);
+	for (i = 0; i < n; i++) {
+		kill(pid[i], SIGKILL);
+		wait_status(pid[i]);
+	}
+	for (i = 0; i < n; i++)
+		if (f[i].err < 0)
+			cannot_run("uid %d's pinning failed outside the backend after %ld: %s",
+				   (int)fillers[i], f[i].pinned, strerror(-f[i].err));
 	if (bob)
-		escape("alice pinned %ld restricted credentials (then %s); bob's restricted "
-		       "fork/unshare failed: %s", f.pinned, f.err ? strerror(f.err) : "no refusal",
-		       strerror(bob));
-	if (!f.err)
-		escape("alice pinned %ld restricted credentials without a refusal", f.pinned);
-	if (!quota_event(ALICE))
-		escape("alice was refused after %ld credentials (%s), but not by a quota "
-		       "(no EDQUOT event)", f.pinned, strerror(f.err));
-	held("alice stopped by the per-uid quota after %ld credentials (%s; event: EDQUOT); "
-	     "bob unaffected", f.pinned, strerror(f.err));
+		escape("%zu users pinned %ld restricted credentials; bob's restricted "
+		       "fork/unshare failed: %s", n, total, strerror(bob));
+	quota_events(refused);
+	for (i = 0; i < n; i++) {
+		if (!f[i].err)
+			escape("uid %d pinned %ld restricted credentials without a refusal",
+			       (int)fillers[i], f[i].pinned);
+		if (!refused[i])
+			escape("uid %d was refused after %ld credentials (%s), but not by a quota "
+			       "or the reserve (no EDQUOT event)", (int)fillers[i], f[i].pinned,
+			       strerror(f[i].err));
+	}
+	held("%zu users stopped by their quotas and the reserve after %ld, %ld, %ld and %ld "
+	     "credentials (events: EDQUOT); bob unaffected",
+	     n, f[0].pinned, f[1].pinned, f[2].pinned, f[3].pinned);
 }

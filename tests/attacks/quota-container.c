@@ -66,30 +66,6 @@ static void container(int go, int report)
 	_exit(0);
 }
 
-/* bob: lower pU, fork, unshare.  0, or the errno of the first refusal. */
-static int bob_works(void)
-{
-	pid_t pid = fork_or_die();
-	int r;
-
-	if (pid == 0) {
-		become(BOB);
-		r = capuns_lower(CAP_NET_ADMIN);
-		if (r < 0)
-			_exit(100 + (-r & 0x7f));
-		pid = fork();
-		if (pid < 0)
-			_exit(100 + errno);
-		if (pid == 0)
-			_exit(unshare(CLONE_NEWUSER) < 0 ? 100 + errno : 0);
-		_exit(wait_status(pid));
-	}
-	r = wait_status(pid);
-	if (r && (r < 100 || r > 227))
-		cannot_run("bob's test failed (status %d)", r);
-	return r ? r - 100 : 0;
-}
-
 int main(void)
 {
 	int ready[2], go[2], report[2], r;
@@ -128,7 +104,7 @@ int main(void)
 	wait_status(ct);
 	if (!rep.ran)
 		cannot_run("no container process lowered its pU (status %d)", rep.first_err);
-	r = bob_works();
+	r = newcomer_works(BOB);
 	if (r)
 		escape("%d container uids came and went (%s at uid %d); then bob's restricted "
 		       "fork/unshare failed: %s", rep.ran,
