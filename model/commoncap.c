@@ -109,7 +109,7 @@ bool cm_cap_capable_walk(const struct cm_sys *sys, const struct cm_cred *c, int 
 	}
 }
 
-/* cap_capable() of the running kernel: the series bounds the owner (rule 11). */
+/* cap_capable() of the running kernel: its owner_may_use hook bounds the owner (rule 11). */
 bool cm_cap_capable(const struct cm_sys *sys, const struct cm_cred *c, int ns, int cap)
 {
 	return cm_cap_capable_walk(sys, c, ns, cap, c->pE, sys->hooks->owner_may_use);
