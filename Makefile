@@ -101,7 +101,7 @@ GUEST_FILES :=
 all:
 
 # In this order: a fragment may use the variables of those before it in
-# its prerequisites.
+# its prerequisites (the unit tests come last, after what they test).
 include lib/lib.mk
 include common/common.mk
 include cli/cli.mk
@@ -112,6 +112,7 @@ include system/system.mk
 include bench/bench.mk
 include model/model.mk
 include tests/tests.mk
+include tests/unit/unit.mk
 
 $(shell mkdir -p $(DEPDIR))
 -include $(wildcard $(DEPDIR)/*.d)

@@ -52,25 +52,3 @@ $(B)/guest$(CAPUNS_BPF_PATH): $(B)/capuns-bpf
 $(B)/guest/capuns/tests/bpf-%.sh: tests/guest/bpf-%.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
-
-# ---- capuns-bpf: argument checking --------------------------------------
-UNIT_TESTS += tests/unit/bpf-args.sh
-tests/unit/bpf-args.sh: $(B)/capuns-bpf
-
-# The loader's pin functions with the sanitizers: failures of the file
-# system and injected failures of system calls (--wrap), so that nothing
-# needs a bpf filesystem or a loadable kernel; the order in which a
-# backend's pins are removed (unlink recorded).
-UNIT_TESTS += $(B)/tests/unit/bpf-pins
-BPF_PINS_WRAP := -Wl,--wrap=statfs,--wrap=open,--wrap=rename,--wrap=renameat2,--wrap=unlink
-
-$(B)/tests/unit/bpf-pins.o: tests/unit/bpf-pins.c
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ibpf $(DEPFLAGS) $(UNIT_CFLAGS) -c -o $@ $<
-
-$(B)/tests/unit/pins.o: bpf/pins.c
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(COMMON_CPPFLAGS) -Ibpf $(DEPFLAGS) $(UNIT_CFLAGS) -c -o $@ $<
-
-$(B)/tests/unit/bpf-pins: $(B)/tests/unit/bpf-pins.o $(B)/tests/unit/pins.o $(COMMON_SAN_LIB)
-	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) $(BPF_PINS_WRAP) -o $@ $^ $(CAPUNS_BPF_LIB_LDLIBS)

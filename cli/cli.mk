@@ -26,7 +26,3 @@ $(B)/san/capuns: $(B)/san/cli/capuns.o $(COMMON_SAN_LIB) $(B)/san/libcapuns.a
 $(B)/guest/usr/local/bin/capuns: $(B)/capuns
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
-
-# Host unit tests: argument handling, the man page.
-UNIT_TESTS += tests/unit/cli-args.sh tests/unit/cli-man.sh
-tests/unit/cli-args.sh: $(B)/san/capuns

@@ -32,12 +32,3 @@ $(COMMON_LIB): $(COMMON_SRCS:%.c=$(B)/%.o)
 $(COMMON_SAN_LIB): $(COMMON_SRCS:%.c=$(B)/san/%.o)
 	@rm -f $@
 	ar rcs $@ $^
-
-# Host unit tests: the JSON writer, the capuns.conf parser.
-UNIT_TESTS += $(B)/tests/unit/json-writer $(B)/tests/unit/pam-conf
-
-$(B)/tests/unit/json-writer $(B)/tests/unit/pam-conf: $(B)/tests/unit/%: tests/unit/%.c \
-		$(COMMON_SAN_LIB) $(B)/san/libcapuns.a
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(COMMON_CPPFLAGS) $(DEPFLAGS) $(UNIT_CFLAGS) $(LDFLAGS) -o $@ $< \
-		$(COMMON_SAN_LIB) $(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)

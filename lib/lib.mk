@@ -71,13 +71,3 @@ $(B)/guest/capuns/tests/userspace-lib: tests/guest/userspace-lib.c $(B)/libcapun
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) $(WARN) -Ilib -Itests/unit $(LDFLAGS) -o $@ $< \
 		$(B)/libcapuns.a $(LIBCAPUNS_LDLIBS)
-
-# Host unit tests (TAP), built with the sanitizers.
-UNIT_CFLAGS = $(CFLAGS) $(WARN) $(SAN) -Itests/unit
-
-UNIT_TESTS += $(B)/tests/unit/lib-text $(B)/tests/unit/lib-answers
-
-$(B)/tests/unit/lib-%: tests/unit/lib-%.c $(B)/san/libcapuns.a
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ilib $(DEPFLAGS) $(UNIT_CFLAGS) $(LDFLAGS) -o $@ $< \
-		$(B)/san/libcapuns.a $(LIBCAPUNS_LDLIBS)

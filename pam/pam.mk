@@ -23,7 +23,7 @@ $(B)/pam_capuns.so: $(B)/pam/pam_capuns.o $(COMMON_LIB) $(B)/libcapuns.so pam/pa
 	$(CC) $(CFLAGS) $(PAM_LDFLAGS) -Wl,-z,defs $(LDFLAGS) -o $@ $< $(COMMON_LIB) \
 		$(LIBCAPUNS_LINK) -lpam -lcap
 
-# With the sanitizers, for the host unit tests.
+# With the sanitizers, for the host unit tests (tests/unit/unit.mk).
 $(B)/san/pam_capuns.so: $(B)/san/pam/pam_capuns.o $(COMMON_SAN_LIB) $(B)/san/libcapuns.a \
 			pam/pam_capuns.map
 	$(CC) $(CFLAGS) $(SAN) $(PAM_LDFLAGS) $(LDFLAGS) -o $@ $< $(COMMON_SAN_LIB) \
@@ -32,31 +32,6 @@ $(B)/san/pam_capuns.so: $(B)/san/pam/pam_capuns.o $(COMMON_SAN_LIB) $(B)/san/lib
 $(B)/guest/$(PAM_SECURITY_DIR)/pam_capuns.so: $(B)/pam_capuns.so
 	@mkdir -p $(@D)
 	install -m 0644 $< $@
-
-# Host unit tests: the module driven through libpam.
-UNIT_TESTS += $(B)/tests/unit/pam-module
-
-$(B)/tests/unit/pam-module: tests/unit/pam-module.c $(B)/san/pam_capuns.so
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(UNIT_CFLAGS) -DPAM_CAPUNS_SO='"$(abspath $(B)/san/pam_capuns.so)"' \
-		$(LDFLAGS) -o $@ $< -lpam
-
-# The module with libcapuns' backend calls left to the test program, which
-# provides them over a pretend thread (tests/unit/pam-strict.c); the
-# capability list parser is the library's own.
-UNIT_TESTS += $(B)/tests/unit/pam-strict
-
-$(B)/tests/unit/pam_capuns-calls.so: $(B)/san/pam/pam_capuns.o $(COMMON_SAN_LIB) \
-				     $(B)/san/lib/capset.o pam/pam_capuns.map
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN) $(PAM_LDFLAGS) $(LDFLAGS) -o $@ $< $(COMMON_SAN_LIB) \
-		$(B)/san/lib/capset.o -lcap -lpam
-
-$(B)/tests/unit/pam-strict: tests/unit/pam-strict.c $(B)/tests/unit/pam_capuns-calls.so
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(UNIT_CFLAGS) -rdynamic \
-		-DPAM_CAPUNS_SO='"$(abspath $(B)/tests/unit/pam_capuns-calls.so)"' \
-		$(LDFLAGS) -o $@ $< -lpam
 
 # Guest: a minimal login that opens a session and runs a command in it.
 GUEST_FILES += $(B)/guest/capuns/bin/capuns-pam-session

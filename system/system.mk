@@ -69,15 +69,3 @@ uninstall:
 		$(DESTDIR)$(UNITDIR)/capuns-bpf.service $(DESTDIR)$(PAMCONFIGDIR)/capuns \
 		$(foreach p,$(MAN_BUILT),$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/capuns
-
-# Host unit tests: make install, the shared library, the header, pkg-config.
-UNIT_TESTS += tests/unit/install.sh
-tests/unit/install.sh: all
-
-# Usage texts against man pages, -h/-V, the pages of man/.
-UNIT_TESTS += tests/unit/man-usage.sh
-tests/unit/man-usage.sh: $(B)/capuns $(B)/capuns-bpf
-UNIT_TESTS += tests/unit/check-conf.sh
-tests/unit/check-conf.sh: $(B)/capuns $(B)/system/capuns.conf
-UNIT_TESTS += tests/unit/system-boot.sh
-tests/unit/system-boot.sh: all
