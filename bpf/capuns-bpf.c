@@ -18,6 +18,7 @@
 
 #include "capuns-bpf.h"
 #include "json_writer.h"
+#include "strutils.h"
 
 static void usage(FILE *out)
 {
@@ -30,19 +31,6 @@ static void usage(FILE *out)
 	      "       capuns-bpf -V|--version\n"
 	      "See capuns-bpf(8).\n",
 	      out);
-}
-
-/* A positive decimal number that fits in an int; -1 when malformed. */
-static long parse_count(const char *s, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > max)
-		return -1;
-	return v;
 }
 
 /* ---- status ------------------------------------------------------------- */
@@ -368,7 +356,7 @@ int main(int argc, char **argv)
 	struct capuns_bpf_load_opts load = { 0 };
 	const char *cmd;
 	bool json = false;
-	long v;
+	unsigned long v;
 	int opt, err;
 
 	if (argc < 2) {
@@ -409,8 +397,9 @@ int main(int argc, char **argv)
 		case OPT_RINGBUF:
 		case OPT_COUNT:
 		case OPT_TIMEOUT:
-			v = parse_count(optarg, opt == OPT_TIMEOUT ? INT_MAX / 1000 : INT_MAX);
-			if (v < 0 || ((opt == OPT_MAX_CREDS || opt == OPT_PER_UID) && v == 0)) {
+			/* Credential limits of 0 would refuse every namespace. */
+			if (parse_decimal(optarg, opt == OPT_MAX_CREDS || opt == OPT_PER_UID,
+					  opt == OPT_TIMEOUT ? INT_MAX / 1000 : INT_MAX, &v)) {
 				fprintf(stderr, "capuns-bpf: bad number '%s'\n", optarg);
 				return 2;
 			}

@@ -29,6 +29,7 @@
 
 #include "capuns-bpf.h"
 #include "loader.h"
+#include "strutils.h"
 
 static void loader_vmsg(int err, const char *fmt, va_list ap)
 {
@@ -65,24 +66,19 @@ int loader_errno(const char *fmt, ...)
 
 void loader_step(const char *fmt, ...)
 {
-	static long step;
+	static unsigned long step;
 	const char *at = secure_getenv(LOADER_KILL_STEP_ENV);
+	unsigned long n;
 	char what[128];
 	va_list ap;
-	char *end;
-	long n;
 
 	step++;
-	if (!at)
-		return;
-	errno = 0;
-	n = strtol(at, &end, 10);
-	if (errno || end == at || *end || n != step)
+	if (!at || parse_decimal(at, 1, ULONG_MAX, &n) || n != step)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	loader_msg("test hook %s: killed after step %ld, %s", LOADER_KILL_STEP_ENV, n, what);
+	loader_msg("test hook %s: killed after step %lu, %s", LOADER_KILL_STEP_ENV, n, what);
 	raise(SIGKILL);
 }
 

@@ -33,6 +33,7 @@
 #include "capuns.h"
 #include "conf.h"
 #include "json_writer.h"
+#include "strutils.h"
 
 #define EXIT_USAGE 2
 #define EXIT_CHECK_MISSING 3
@@ -118,21 +119,6 @@ static bool parse_caps(const char *opt, const char *text, capuns_set_t *set)
 			"(its last is %d)\n", prog, opt, text, cap, name, capuns_cap_last());
 		return false;
 	}
-	return true;
-}
-
-static bool parse_int(const char *s, long min, long max, long *out)
-{
-	char *end;
-	long v;
-
-	if (!*s || *s == '+' || *s == '-' || *s == ' ')
-		return false;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return false;
-	*out = v;
 	return true;
 }
 
@@ -455,7 +441,7 @@ static int main_actions(int argc, char **argv, struct action *acts)
 {
 	size_t nacts = 0;
 	bool print = false, json = false, command;
-	long pid = 0;
+	unsigned long pid = 0;
 	int c, rc;
 
 	/* '+': stop at "--" or the first operand, like capsh. */
@@ -470,7 +456,7 @@ static int main_actions(int argc, char **argv, struct action *acts)
 			json = true;
 			break;
 		case OPT_PID:
-			if (!parse_int(optarg, 1, INT_MAX, &pid))
+			if (parse_decimal(optarg, 1, INT_MAX, &pid))
 				return usage_error("--pid: '%s' is not a process ID", optarg);
 			break;
 		case OPT_DROP:
@@ -765,14 +751,14 @@ static int cmd_check(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	long depth = CHECK_DEPTH_DEFAULT;
+	unsigned long depth = CHECK_DEPTH_DEFAULT;
 	char name[64];
 	int c, cap, rc;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (!parse_int(optarg, 1, CHECK_DEPTH_MAX, &depth))
+			if (parse_decimal(optarg, 1, CHECK_DEPTH_MAX, &depth))
 				return usage_error("check: --depth: '%s' is not in 1..%d",
 						   optarg, CHECK_DEPTH_MAX);
 			break;
@@ -795,7 +781,7 @@ static int cmd_check(int argc, char **argv)
 	printf("backend: %s\n", capuns_backend_name());
 	rc = check_level(cap, name, 0, (int)depth);
 	if (rc == EXIT_SUCCESS)
-		printf("%s is available in user namespaces down to depth %ld\n", name, depth);
+		printf("%s is available in user namespaces down to depth %lu\n", name, depth);
 	else if (rc == EXIT_CHECK_MISSING)
 		printf("%s is NOT available at some depth (see above)\n", name);
 	return rc;
