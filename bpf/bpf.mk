@@ -6,7 +6,8 @@
 #
 # libbpf, libelf and zlib stay in capuns-bpf: libcapuns and the capuns CLI
 # do not link them; the CLI runs capuns-bpf (see CAPUNS_BPF_PATH in
-# cli/cli.mk).
+# cli/cli.mk).  capuns-bpf links libcapuns statically: the boot unit
+# loads the backend before anything else, with no shared library to find.
 
 BPF_ARCH    := x86
 BPF_CFLAGS  := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) $(WARN) \
@@ -41,8 +42,9 @@ $(CAPUNS_BPF_LIB): $(CAPUNS_BPF_LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/capuns-bpf: $(B)/bpf/capuns-bpf.o $(CAPUNS_BPF_LIB) $(COMMON_LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CAPUNS_BPF_LIB) $(COMMON_LIB) $(CAPUNS_BPF_LIB_LDLIBS)
+$(B)/capuns-bpf: $(B)/bpf/capuns-bpf.o $(CAPUNS_BPF_LIB) $(COMMON_LIB) $(B)/libcapuns.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(CAPUNS_BPF_LIB) $(COMMON_LIB) $(B)/libcapuns.a \
+		$(CAPUNS_BPF_LIB_LDLIBS) $(LIBCAPUNS_LDLIBS)
 
 # In the guest where the CLI looks for it.
 $(B)/guest$(CAPUNS_BPF_PATH): $(B)/capuns-bpf

@@ -14,10 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
 
 #include "capuns-bpf.h"
+#include "capuns.h"
 #include "json_writer.h"
+#include "settext.h"
 #include "strutils.h"
 
 static void usage(FILE *out)
@@ -35,50 +36,11 @@ static void usage(FILE *out)
 
 /* ---- status ------------------------------------------------------------- */
 
-/* Name of a capability through libcap ("cap_net_admin", or its number). */
+/* Name of a capability ("cap_net_admin", or its number). */
 static void cap_name(int cap, char *buf, size_t len)
 {
-	char *name = cap_to_name(cap);
-
-	snprintf(buf, len, "%s", name ? name : "?");
-	cap_free(name);
-}
-
-/* Every capability of the running kernel, as libcap counts them. */
-static uint64_t kernel_full_set(void)
-{
-	unsigned bits = cap_max_bits();
-
-	return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-}
-
-/* Text form of a set: "all", "none", "all,-cap_x" when shorter, or a list. */
-static void print_set_names(FILE *out, uint64_t set, uint64_t full)
-{
-	bool first = true;
-	char name[64];
-
-	if (set == full) {
-		fputs("all", out);
-		return;
-	}
-	if (!set) {
-		fputs("none", out);
-		return;
-	}
-	/* "all,-cap_x" when short, as capsh --print would. */
-	bool minus = __builtin_popcountll(full & ~set) < __builtin_popcountll(set);
-	if (minus)
-		fputs("all", out);
-	for (int cap = 0; cap < 64; cap++) {
-		bool in = set & (UINT64_C(1) << cap);
-
-		if (minus ? in || !(full & (UINT64_C(1) << cap)) : !in)
-			continue;
-		cap_name(cap, name, sizeof(name));
-		fprintf(out, "%s%s%s", first && !minus ? "" : ",", minus ? "-" : "", name);
-		first = false;
-	}
+	if (capuns_cap_to_name(cap, buf, len) < 0)
+		snprintf(buf, len, "%d", cap);
 }
 
 /* What an interrupted load left, as a JSON field (only when there is some). */
@@ -108,10 +70,11 @@ static void text_interrupted(FILE *out, const struct capuns_bpf_status *st)
 			  "removes them");
 }
 
-static void print_status_json(FILE *out, const struct capuns_bpf_status *st)
+/* 0, or -ENOMEM (the output is then cut short). */
+static int print_status_json(FILE *out, const struct capuns_bpf_status *st)
 {
 	struct json_writer w;
-	char hex[32], name[64];
+	char hex[32];
 
 	jsonw_init(&w, out, false);
 	jsonw_start_object(&w);
@@ -133,14 +96,8 @@ static void print_status_json(FILE *out, const struct capuns_bpf_status *st)
 	snprintf(hex, sizeof(hex), "0x%" PRIx64, st->mask);
 	jsonw_string_field(&w, "mask", hex);
 	jsonw_name(&w, "mask_caps");
-	jsonw_start_array(&w);
-	for (int cap = 0; cap < 64; cap++) {
-		if (!(st->mask & (UINT64_C(1) << cap)))
-			continue;
-		cap_name(cap, name, sizeof(name));
-		jsonw_string(&w, name);
-	}
-	jsonw_end_array(&w);
+	if (settext_json_names(&w, capuns_set_of(st->mask)))
+		return -ENOMEM;
 	jsonw_uint_field(&w, "creds_per_uid", st->creds_per_uid);
 	jsonw_uint_field(&w, "denials", st->denials);
 	jsonw_uint_field(&w, "refusals", st->refusals);
@@ -153,9 +110,10 @@ static void print_status_json(FILE *out, const struct capuns_bpf_status *st)
 	json_interrupted(&w, st);
 	jsonw_end_object(&w);
 	jsonw_end_document(&w);
+	return 0;
 }
 
-static void print_status_text(FILE *out, const struct capuns_bpf_status *st)
+static int print_status_text(FILE *out, const struct capuns_bpf_status *st)
 {
 	fprintf(out, "capuns BPF backend: loaded, ABI %u, version %s\n", st->abi, st->version);
 	fprintf(out, "hooks: %d of %d attached\n", st->attached, st->nhooks);
@@ -168,7 +126,8 @@ static void print_status_text(FILE *out, const struct capuns_bpf_status *st)
 	fprintf(out, "credentials: %u of %u entries used, %u per uid\n", st->creds_used,
 		st->creds_max, st->creds_per_uid);
 	fprintf(out, "mask: 0x%" PRIx64 " (", st->mask);
-	print_set_names(out, st->mask, kernel_full_set());
+	if (settext_print(out, capuns_set_of(st->mask)))
+		return -ENOMEM;
 	fprintf(out, ")\n");
 	fprintf(out, "denials: %llu, refusals: %llu (at a uid's quota: %llu)\n",
 		(unsigned long long)st->denials, (unsigned long long)st->refusals,
@@ -178,6 +137,7 @@ static void print_status_text(FILE *out, const struct capuns_bpf_status *st)
 	fprintf(out, "fexit/userns_install: %llu recursion misses, %llu entries applied late\n",
 		(unsigned long long)st->recursion_misses, (unsigned long long)st->late_entries);
 	text_interrupted(out, st);
+	return 0;
 }
 
 /* 0 when loaded with every hook attached and nothing left by an interrupted load, 1 otherwise. */
@@ -204,10 +164,10 @@ static int cmd_status(bool json)
 	}
 	if (err && err != -ENOLINK)
 		return 1;
-	if (json)
-		print_status_json(stdout, &st);
-	else
-		print_status_text(stdout, &st);
+	if ((json ? print_status_json : print_status_text)(stdout, &st)) {
+		fprintf(stderr, "capuns-bpf: status: %s\n", strerror(ENOMEM));
+		return 1;
+	}
 	return err || st.interrupted_load ? 1 : 0;
 }
 

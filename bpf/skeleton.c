@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 
 #include "capuns-bpf.h"
+#include "capuns.h"
 #include "capuns.skel.h"
 #include "loader.h"
 
@@ -53,14 +54,6 @@ bool skel_is_iterator(const struct bpf_program *prog)
 {
 	return bpf_program__type(prog) == BPF_PROG_TYPE_TRACING &&
 	       bpf_program__expected_attach_type(prog) == BPF_TRACE_ITER;
-}
-
-/* Every capability of the running kernel, as libcap counts them. */
-static uint64_t kernel_full_set(void)
-{
-	unsigned bits = cap_max_bits();
-
-	return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
 }
 
 /*
@@ -190,7 +183,7 @@ static int init_config(struct capuns_bpf *skel, const struct capuns_bpf_load_opt
 		return 0;
 	}
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.mask = kernel_full_set();
+	cfg.mask = capuns_set_all().bits;
 	cfg.abi = CAPUNS_BPF_ABI_VERSION;
 	cfg.initialized = 1;
 	/* One user may fill a quarter of the map, no more. */

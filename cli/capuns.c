@@ -33,6 +33,7 @@
 #include "capuns.h"
 #include "conf.h"
 #include "json_writer.h"
+#include "settext.h"
 #include "strutils.h"
 
 #define EXIT_USAGE 2
@@ -138,28 +139,23 @@ static int print_set_text(const char *label, const char *field, capuns_set_t s)
 /* "name": { "hex": "0x...", "text": "...", "caps": [ names ] } */
 static int print_set_json(struct json_writer *w, const char *name, capuns_set_t s)
 {
-	char *t = capuns_set_format(s, 0), *list = capuns_set_format(s, CAPUNS_FMT_LIST);
-	char hex[32], *p, *tok;
+	char *t = capuns_set_format(s, 0);
+	char hex[32];
+	int err;
 
-	if (!t || !list) {
-		free(t);
-		free(list);
+	if (!t)
 		return -ENOMEM;
-	}
 	snprintf(hex, sizeof(hex), "0x%016" PRIx64, s.bits);
 	jsonw_name(w, name);
 	jsonw_start_object(w);
 	jsonw_string_field(w, "hex", hex);
 	jsonw_string_field(w, "text", t);
-	jsonw_name(w, "caps");
-	jsonw_start_array(w);
-	p = list;
-	while (s.bits && (tok = strsep(&p, ",")))
-		jsonw_string(w, tok);
-	jsonw_end_array(w);
-	jsonw_end_object(w);
 	free(t);
-	free(list);
+	jsonw_name(w, "caps");
+	err = settext_json_names(w, s);
+	if (err)
+		return err;
+	jsonw_end_object(w);
 	return 0;
 }
 
