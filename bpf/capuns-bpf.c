@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c.h"
 #include "capuns-bpf.h"
 #include "capuns.h"
 #include "json_writer.h"
@@ -295,7 +296,7 @@ static const struct command {
 
 static const struct command *find_command(const char *name)
 {
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;

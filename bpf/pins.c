@@ -27,6 +27,7 @@
 #include <bpf/bpf.h>
 #include <linux/magic.h>
 
+#include "c.h"
 #include "capuns-bpf.h"
 #include "loader.h"
 #include "strutils.h"
@@ -267,7 +268,7 @@ static const char *const link_order[] = {
 	"capuns_task_prctl",
 };
 
-_Static_assert(sizeof(link_order) / sizeof(link_order[0]) == PINS_LINK_RANKS,
+_Static_assert(ARRAY_SIZE(link_order) == PINS_LINK_RANKS,
 	       "PINS_LINK_RANKS is the length of the pin order");
 
 int pins_link_rank(const char *name)

@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "c.h"
 #include "capuns-bpf.h"
 #include "capuns.h"
 #include "capuns.skel.h"
@@ -95,7 +96,7 @@ static int setup_maps(struct capuns_bpf *skel, const struct capuns_bpf_load_opts
 		bpf_map__set_max_entries(skel->maps.quota, pinned);
 	else
 		bpf_map__set_max_entries(skel->maps.quota, creds / 4 ? creds / 4 : 1);
-	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(maps); i++) {
 		char path[PATH_MAX];
 
 		err = pins_path(path, sizeof(path), dir, bpf_map__name(maps[i]));
@@ -141,12 +142,12 @@ static void set_kernel_symbols(struct capuns_bpf *skel)
 		/* "ADDRESS TYPE NAME", "\t[module]" after module symbols */
 		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || strchr(line, '['))
 			continue;
-		for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(syms); i++)
 			if (!strcmp(name, syms[i].name))
 				*syms[i].addr = syms[i].seen++ ? 0 : addr;
 	}
 	fclose(f);
-	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(syms); i++)
 		if (!*syms[i].addr)
 			loader_msg("kernel symbol %s %s: its check refuses", syms[i].name,
 				   syms[i].seen > 1 ? "is not unique" : "not found");

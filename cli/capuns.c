@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "c.h"
 #include "capuns.h"
 #include "conf.h"
 #include "json_writer.h"
@@ -227,7 +228,7 @@ static int print_kernel_view_text(const struct capuns_task_caps *c)
 {
 	bool any = false;
 
-	for (size_t i = 0; i < sizeof(set_views) / sizeof(set_views[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(set_views); i++) {
 		const struct set_view *v = &set_views[i];
 		char *t;
 
@@ -260,7 +261,7 @@ static int print_text(const struct state *st)
 	if (capuns_backend_status())
 		printf(" (%s)", capuns_strerror(capuns_backend_status()));
 	printf("\n");
-	for (size_t i = 0; i < sizeof(set_views) / sizeof(set_views[0]) && !err; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(set_views) && !err; i++)
 		err = print_set_text(set_views[i].name, set_views[i].field,
 				     view_set(c, set_views[i].enforced));
 	err = err ?: print_kernel_view_text(c);
@@ -289,7 +290,7 @@ static int print_kernel_view_json(struct json_writer *w, const struct capuns_tas
 	int err = 0;
 
 	jsonw_name(w, "kernel_sets");
-	for (size_t i = 0; i < sizeof(set_views) / sizeof(set_views[0]) && !err; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(set_views) && !err; i++) {
 		if (!view_differs(c, &set_views[i]))
 			continue;
 		if (!any)
@@ -320,7 +321,7 @@ static int print_json(const struct state *st)
 		jsonw_null_field(&w, "backend_error");
 	jsonw_name(&w, "sets");
 	jsonw_start_object(&w);
-	for (size_t i = 0; i < sizeof(set_views) / sizeof(set_views[0]) && !err; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(set_views) && !err; i++)
 		err = print_set_json(&w, set_views[i].name, view_set(c, set_views[i].enforced));
 	if (c->has_userns)
 		err = err ?: print_set_json(&w, "userns", c->userns);

@@ -1,7 +1,7 @@
 # libcapuns-common.a: code the programs share (capuns, capuns-bpf,
-# pam_capuns.so): the JSON writer, the capuns.conf parser, number
-# parsing, a capability set as text.  Private: never installed, and no
-# program's folder holds code another program compiles.
+# pam_capuns.so): the JSON writer, the capuns.conf parser, number parsing,
+# a capability set as text, ARRAY_SIZE (c.h).  Private: never installed,
+# and no program's folder holds code another program compiles.
 #
 # It uses libc and libcapuns' public API (include/capuns.h) only, so that
 # pam_capuns.so can link it; the program links libcapuns after it.  Built

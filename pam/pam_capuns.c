@@ -27,6 +27,7 @@
 #include <security/pam_ext.h>
 #include <security/pam_modules.h>
 
+#include "c.h"
 #include "capuns.h"
 #include "conf.h"
 
@@ -65,7 +66,7 @@ struct args {
 
 static int parse_strict(const char *value, enum strict_mode *mode)
 {
-	for (size_t i = 0; i < sizeof(strict_names) / sizeof(strict_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(strict_names); i++)
 		if (strcmp(value, strict_names[i]) == 0) {
 			*mode = (enum strict_mode)i;
 			return 0;
