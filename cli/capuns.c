@@ -84,6 +84,16 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* The end of every option loop: -h, --help prints the usage; another option is an error. */
+static int help_or_usage_error(int c)
+{
+	if (c == 'h') {
+		usage(stdout);
+		return EXIT_SUCCESS;
+	}
+	return usage_error(NULL);
+}
+
 static int fail(const char *what, int err)
 {
 	fprintf(stderr, "%s: %s: %s\n", prog, what, capuns_strerror(err));
@@ -487,14 +497,11 @@ static int main_actions(int argc, char **argv, struct action *acts)
 			a->lock = optarg != NULL;
 			nacts++;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_SUCCESS;
 		case OPT_VERSION:
 			printf("capuns %s\n", CAPUNS_VERSION);
 			return EXIT_SUCCESS;
 		default:
-			return usage_error(NULL);
+			return help_or_usage_error(c);
 		}
 	}
 	/* Operands only after "--", so that a typo is never run as a command. */
@@ -563,11 +570,8 @@ static int cmd_mask(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_SUCCESS;
 		default:
-			return usage_error(NULL);
+			return help_or_usage_error(c);
 		}
 	}
 	if (optind < argc)
@@ -759,11 +763,8 @@ static int cmd_check(int argc, char **argv)
 				return usage_error("check: --depth: '%s' is not in 1..%d",
 						   optarg, CHECK_DEPTH_MAX);
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_SUCCESS;
 		default:
-			return usage_error(NULL);
+			return help_or_usage_error(c);
 		}
 	}
 	if (argc - optind != 1)
