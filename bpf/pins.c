@@ -128,7 +128,12 @@ int pins_present(const char *path)
 	return errno == ENOENT ? 0 : loader_errno("%s", path);
 }
 
-int pins_remove_tree(const char *dir)
+/*
+ * Unlink the entries of dir: every one (rank -1), or the links of one
+ * rank of the pin order.  A missing dir has none.  Goes on after a
+ * failure and returns the last one.
+ */
+static int unlink_entries(const char *dir, int rank)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
@@ -141,6 +146,8 @@ int pins_remove_tree(const char *dir)
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
+		if (rank >= 0 && pins_link_rank(de->d_name) != rank)
+			continue;
 		if (pins_path(path, sizeof(path), dir, de->d_name)) {
 			loader_msg("%s/%s: %s", dir, de->d_name, strerror(ENAMETOOLONG));
 			err = -ENAMETOOLONG;
@@ -149,6 +156,13 @@ int pins_remove_tree(const char *dir)
 		}
 	}
 	closedir(d);
+	return err;
+}
+
+int pins_remove_tree(const char *dir)
+{
+	int err = unlink_entries(dir, -1);
+
 	if (rmdir(dir) < 0 && errno != ENOENT)
 		err = loader_errno("rmdir %s", dir);
 	return err;
@@ -279,31 +293,6 @@ int pins_link_rank(const char *name)
 	return -1;
 }
 
-/* Unpin the links of rank `rank` in the link directory links. */
-static int unpin_links(const char *links, int rank)
-{
-	char path[PATH_MAX];
-	struct dirent *de;
-	int err = 0;
-	DIR *d;
-
-	d = opendir(links);
-	if (!d)
-		return errno == ENOENT ? 0 : loader_errno("%s", links);
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || pins_link_rank(de->d_name) != rank)
-			continue;
-		if (pins_path(path, sizeof(path), links, de->d_name)) {
-			loader_msg("%s/%s: %s", links, de->d_name, strerror(ENAMETOOLONG));
-			err = -ENAMETOOLONG;
-		} else if (unlink(path) < 0) {
-			err = loader_errno("unlink %s", path);
-		}
-	}
-	closedir(d);
-	return err;
-}
-
 int pins_remove_backend(const char *dir)
 {
 	/* links, a reload's new links, and the old ones of earlier loaders' swap */
@@ -326,7 +315,7 @@ int pins_remove_backend(const char *dir)
 	 */
 	for (int rank = PINS_LINK_RANKS - 1; rank >= 0; rank--)
 		for (size_t i = 0; i < ndirs; i++)
-			if ((e = unpin_links(links[i], rank)))
+			if ((e = unlink_entries(links[i], rank)))
 				err = e;
 	for (size_t i = 0; i < ndirs; i++)
 		if ((e = pins_remove_tree(links[i])))
