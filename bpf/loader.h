@@ -75,6 +75,8 @@ int pins_path(char *buf, size_t len, const char *dir, const char *name);
 int pins_check_fs(void);
 /* Exclusive lock over the pin tree (on PIN_ROOT): an fd, or -errno. */
 int pins_lock(void);
+/* Both, as load and unload begin: the lock's fd, or -errno. */
+int pins_check_and_lock(void);
 /* 1 when path exists, 0 when it does not, or -errno with a message. */
 int pins_present(const char *path);
 /* Remove every entry of a pin directory and the directory itself. */

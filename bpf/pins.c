@@ -119,6 +119,13 @@ int pins_lock(void)
 	return fd;
 }
 
+int pins_check_and_lock(void)
+{
+	int err = pins_check_fs();
+
+	return err ? err : pins_lock();
+}
+
 int pins_present(const char *path)
 {
 	struct stat st;
@@ -329,10 +336,7 @@ int capuns_bpf_unload(void)
 {
 	int lock, live, stage, err = 0, e;
 
-	e = pins_check_fs();
-	if (e)
-		return e;
-	lock = pins_lock();
+	lock = pins_check_and_lock();
 	if (lock < 0)
 		return lock;
 	live = pins_present(PIN_DIR);

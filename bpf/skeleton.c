@@ -507,10 +507,7 @@ int capuns_bpf_load(const struct capuns_bpf_load_opts *opts)
 	if (!opts)
 		opts = &none;
 	verbose_libbpf = opts->verbose;
-	err = pins_check_fs();
-	if (err)
-		return err;
-	lock = pins_lock();
+	lock = pins_check_and_lock();
 	if (lock < 0)
 		return lock;
 	loader_step("lock taken");
