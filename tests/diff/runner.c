@@ -42,6 +42,7 @@
 #include "capmodel.h"
 #include "capuns-abi.h"
 #include "capuns-bpf-abi.h"
+#include "id-maps.h"
 #include "uns-prctl.h"
 #include "seq.h"
 
@@ -174,19 +175,11 @@ static int write_file(const char *path, const char *text)
 /* Map 0 to this process's ids in the namespace of pid (a child of ours). */
 static int write_maps(pid_t pid)
 {
-	char path[64], line[64];
-	int r;
+	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/setgroups", (int)pid);
 	write_file(path, "deny"); /* the model's writer always denies first */
-	snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)pid);
-	snprintf(line, sizeof(line), "0 %u 1", (unsigned)geteuid());
-	r = write_file(path, line);
-	if (r)
-		return r;
-	snprintf(path, sizeof(path), "/proc/%d/gid_map", (int)pid);
-	snprintf(line, sizeof(line), "0 %u 1", (unsigned)getegid());
-	return write_file(path, line);
+	return write_id_maps(pid, geteuid(), getegid());
 }
 
 static int read_full(int fd, void *buf, size_t len)
