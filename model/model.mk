@@ -35,7 +35,7 @@ $(B)/tests/unit/model-rules-mutant-%: tests/unit/model-rules.c tests/unit/tap.h 
 # diff-mutants test expects to be caught.
 DIFF_RUNNER_SRC := tests/diff/runner.c $(DIFF_SEQ) $(MODEL_SRC)
 DIFF_RUNNER_DEP := $(DIFF_RUNNER_SRC) $(DIFF_HDR) $(MODEL_HDR) include/capuns-abi.h \
-	include/capuns-bpf-abi.h tests/lib/uns-prctl.h
+	include/capuns-bpf-abi.h tests/lib/uns-prctl.h tests/lib/id-maps.h tests/lib/fd-pass.h
 # Mutation 10 (rule 12, ptrace) is invisible to the runner: see above.
 DIFF_MUTATIONS := 1 2 3 4 5 6 7 8 9
 DIFF_BINS := $(B)/guest/capuns/bin/diff-runner \

@@ -42,6 +42,7 @@
 #include "capmodel.h"
 #include "capuns-abi.h"
 #include "capuns-bpf-abi.h"
+#include "fd-pass.h"
 #include "id-maps.h"
 #include "uns-prctl.h"
 #include "seq.h"
@@ -257,47 +258,6 @@ static long do_unshare(bool maps)
 	close(ack[0]);
 	waitpid(h, NULL, 0);
 	return ret ? ret : res;
-}
-
-static int send_fd(int sock, int fd)
-{
-	char c = 'f';
-	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} u;
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			    .msg_controllen = sizeof(u.buf) };
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	return sendmsg(sock, &m, 0) == 1 ? 0 : -1;
-}
-
-static int recv_fd(int sock)
-{
-	char c;
-	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} u;
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			    .msg_controllen = sizeof(u.buf) };
-	struct cmsghdr *cm;
-	int fd;
-
-	if (recvmsg(sock, &m, 0) != 1)
-		return -1;
-	cm = CMSG_FIRSTHDR(&m);
-	if (!cm || cm->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-	return fd;
 }
 
 static int hold_child_main(void *p)
