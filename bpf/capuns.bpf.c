@@ -67,6 +67,7 @@
 #define MUTEX_FLAGS 0x07
 #define PROC_SUPER_MAGIC 0x9fa0
 #define CGROUP2_SUPER_MAGIC 0x63677270
+#define PR_SET_SECUREBITS 28
 #define NR_SETNS 308 /* x86-64 */
 #define NR_SETNS_IA32 346
 #define X32_SYSCALL_BIT 0x40000000
@@ -212,7 +213,7 @@ static __always_inline void count(__u64 *counter)
 
 /* ---- kernel_cap_t of either layout (CO-RE) ----------------------------- */
 
-enum cred_set { SET_PERMITTED, SET_EFFECTIVE, SET_BSET };
+enum cred_set { SET_INHERITABLE, SET_PERMITTED, SET_EFFECTIVE, SET_BSET };
 
 static __always_inline __u64 cap_join(__u32 lo, __u32 hi)
 {
@@ -225,12 +226,16 @@ static __always_inline __u64 cap_read(const struct cred *c, enum cred_set which)
 
 	if (bpf_core_field_exists(n->cap_bset.val)) {
 		switch (which) {
+		case SET_INHERITABLE: return BPF_CORE_READ(n, cap_inheritable.val);
 		case SET_PERMITTED: return BPF_CORE_READ(n, cap_permitted.val);
 		case SET_EFFECTIVE: return BPF_CORE_READ(n, cap_effective.val);
 		default:            return BPF_CORE_READ(n, cap_bset.val);
 		}
 	}
 	switch (which) {
+	case SET_INHERITABLE:
+		return cap_join(BPF_CORE_READ(c, cap_inheritable.cap[0]),
+				BPF_CORE_READ(c, cap_inheritable.cap[1]));
 	case SET_PERMITTED:
 		return cap_join(BPF_CORE_READ(c, cap_permitted.cap[0]),
 				BPF_CORE_READ(c, cap_permitted.cap[1]));
@@ -1291,6 +1296,67 @@ int BPF_PROG(capuns_task_prctl, int option, unsigned long arg2, unsigned long ar
 		return userns_lower(c, arg3);
 	}
 	return -EINVAL;
+}
+
+/* ---- CAP_SETPCAP checks that bypass lsm/capable ------------------------ */
+
+/*
+ * capset(2) and PR_SET_SECUREBITS ask cap_capable() for CAP_SETPCAP
+ * directly (cap_inh_is_capped(), cap_task_prctl()), so lsm/capable never
+ * sees them.  The series' pE lacks CAP_SETPCAP wherever the entry set
+ * did; the kernel's pE here is full.  These two hooks refuse what the
+ * series refuses, with its error.
+ */
+
+/*
+ * capset: cap_capset()'s two checks of the new pI again, with pP and X as
+ * the series sees them: beyond old pI | pP needs CAP_SETPCAP, beyond old
+ * pI | X is never allowed.  The LSM hook runs after commoncap's checks,
+ * before the new credentials are committed.  kernel_cap_t is 8 bytes on
+ * 6.1 (two u32, low first) and on 6.3+ (u64): read as a u64 either way
+ * (little-endian).
+ */
+SEC("lsm/capset")
+int BPF_PROG(capuns_capset, struct cred *new, const struct cred *old, const void *effective,
+	     const void *inheritable, const void *permitted)
+{
+	const struct capuns_bpf_cred *s = cred_state(old);
+	__u64 pi, held;
+
+	if (!s)
+		return 0;
+	if (bpf_probe_read_kernel(&pi, sizeof(pi), inheritable))
+		return -EPERM; /* unreadable: refuse, never guess */
+	held = cap_read(old, SET_INHERITABLE);
+	/* Beyond pI | X: no capability allows it (the event names none). */
+	if (pi & ~(held | series_set(old, s, SET_BSET)))
+		return deny(old, -1, ns_level(user_ns_of(old)), CAPUNS_BPF_DENY_CAP, -EPERM, 1);
+	if (has_setpcap(old, s) || !(pi & ~(held | series_set(old, s, SET_PERMITTED))))
+		return 0;
+	return deny(old, CAP_SETPCAP, ns_level(user_ns_of(old)), CAPUNS_BPF_DENY_CAP, -EPERM, 1);
+}
+
+/*
+ * PR_SET_SECUREBITS: commoncap, the first LSM, commits the new bits before
+ * lsm/task_prctl runs, so refuse in front of security_task_prctl(); a
+ * nonzero return skips it.  Every other option goes on (0).
+ */
+SEC("fmod_ret/security_task_prctl")
+int BPF_PROG(capuns_securebits, int option, unsigned long arg2, unsigned long arg3,
+	     unsigned long arg4, unsigned long arg5, int ret)
+{
+	struct task_struct *task;
+	const struct cred *c;
+	const struct capuns_bpf_cred *s;
+
+	if (option != PR_SET_SECUREBITS || ret)
+		return ret;
+	task = bpf_get_current_task_btf();
+	c = task->cred;
+	s = cred_state(c);
+	if (!s || has_setpcap(c, s))
+		return 0;
+	return deny(c, CAP_SETPCAP, ns_level(user_ns_of(c)), CAPUNS_BPF_DENY_CAP, -EPERM, 1);
 }
 
 /* ---- /sys/fs/bpf/capuns/tasks ------------------------------------------ */

@@ -59,6 +59,7 @@ struct cred {
 	kuid_t fsuid;
 	kgid_t fsgid;
 	unsigned securebits;
+	struct kernel_cap_struct cap_inheritable;
 	struct kernel_cap_struct cap_permitted;
 	struct kernel_cap_struct cap_effective;
 	struct kernel_cap_struct cap_bset;
@@ -67,6 +68,7 @@ struct cred {
 
 /* The same struct cred seen with the 6.3+ kernel_cap_t. */
 struct cred___v63 {
+	struct kernel_cap_u64 cap_inheritable;
 	struct kernel_cap_u64 cap_permitted;
 	struct kernel_cap_u64 cap_effective;
 	struct kernel_cap_u64 cap_bset;

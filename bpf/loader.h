@@ -95,7 +95,7 @@ int pins_swap_links(void);
  * PINS_LINK_RANKS - 1 last), -1 for a name not in that order; unpinned
  * in the reverse order.
  */
-#define PINS_LINK_RANKS 15
+#define PINS_LINK_RANKS 17
 int pins_link_rank(const char *name);
 /*
  * Unpin a backend's tree (PIN_DIR or STAGE_DIR): links in the reverse of

@@ -279,6 +279,8 @@ static const char *const link_order[] = {
 	"capuns_task_setioprio",
 	"capuns_task_setscheduler",
 	"capuns_file_open",
+	"capuns_capset",
+	"capuns_securebits",
 	/* writers */
 	"capuns_cred_prepare",
 	"capuns_cred_transfer",

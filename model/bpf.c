@@ -137,6 +137,37 @@ static long cm_bpf_task_prctl_cap_userns(struct cm_sys *sys, struct cm_cred *c, 
 	return cm_series_prctl_cap_userns(sys, c, op, arg3, a4, a5);
 }
 
+/*
+ * Rule 3c on the backend: the two CAP_SETPCAP checks that ask
+ * cap_capable() directly, past lsm/capable.  The series' pE lacks
+ * CAP_SETPCAP where the entry set did; the kernel's pE here is full.
+ */
+static bool cm_bpf_setpcap(const struct cm_cred *c)
+{
+	return cap_in(cm_series_view(c, c->pE), CAP_SETPCAP);
+}
+
+/*
+ * lsm/capset: cap_capset()'s two checks of pI again, with pP and X as the
+ * series sees them: beyond pI | pP needs CAP_SETPCAP, beyond pI | X never.
+ */
+static int cm_bpf_capset(const struct cm_sys *sys, const struct cm_cred *old, cm_caps inh)
+{
+	(void)sys;
+	if (!cm_bpf_setpcap(old) && !subset(inh, old->pI | cm_series_view(old, old->pP)))
+		return -EPERM;
+	if (!subset(inh, old->pI | cm_series_view(old, old->X)))
+		return -EPERM;
+	return 0;
+}
+
+/* fmod_ret/security_task_prctl for PR_SET_SECUREBITS: in front of commoncap. */
+static int cm_bpf_set_securebits(const struct cm_sys *sys, const struct cm_cred *c)
+{
+	(void)sys;
+	return cm_bpf_setpcap(c) ? 0 : -EPERM;
+}
+
 /* Rule 8: pU, the bound and the strict bits through the backend's prctl operations. */
 static void cm_bpf_observe(const struct cm_cred *c, struct cm_obs *o)
 {
@@ -164,6 +195,8 @@ const struct cm_hooks cm_bpf_hooks = {
 	.last_cap = CM_CAP_LAST_STOCK,
 	.capable = cm_bpf_lsm_capable,
 	.ptrace_access_check = cm_bpf_ptrace_access_check,
+	.capset = cm_bpf_capset,
+	.set_securebits = cm_bpf_set_securebits,
 	.enter_userns = cm_bpf_record_userns_entry,
 	.bprm_creds_from_file = cm_bpf_bprm_creds_from_file,
 	.prctl_cap_userns = cm_bpf_task_prctl_cap_userns,

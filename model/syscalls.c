@@ -13,8 +13,8 @@
 
 /*
  * cap_inh_is_capped() and PR_SET_SECUREBITS: CAP_SETPCAP in pE, asked of
- * cap_capable() directly, so no other LSM (the BPF backend neither) has a
- * say.
+ * cap_capable() directly, so lsm/capable has no say; the BPF backend
+ * answers in its capset and set_securebits hooks.
  */
 static bool setpcap_uncapped(const struct cm_sys *sys, const struct cm_cred *c)
 {
@@ -159,6 +159,12 @@ int cm_capset(const struct cm_sys *sys, struct cm_cred *c, cm_caps eff, cm_caps 
 		return -EPERM;
 	if (!subset(eff, perm))
 		return -EPERM;
+	if (sys->hooks->capset) {
+		int err = sys->hooks->capset(sys, c, inh);
+
+		if (err)
+			return err;
+	}
 	c->pE = eff;
 	c->pI = inh;
 	c->pP = perm;
@@ -194,6 +200,12 @@ static long prctl_set_securebits(const struct cm_sys *sys, struct cm_cred *c, ui
 	uint64_t all_bits = secure_all_bits(sys), all_locks = all_bits << 1;
 	uint64_t old = c->securebits;
 
+	if (sys->hooks->set_securebits) {
+		int err = sys->hooks->set_securebits(sys, c);
+
+		if (err)
+			return err;
+	}
 	if ((((old & all_locks) >> 1) & (old ^ bits)) || (old & all_locks & ~bits) ||
 	    (bits & ~(all_locks | all_bits)) || !setpcap_uncapped(sys, c))
 		return -EPERM;

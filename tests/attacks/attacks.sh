@@ -83,6 +83,8 @@ strict-ptrace)
 	kill $target; wait $target 2>/dev/null ;;
 setgroups-sibling)
 	attack "setgroups of another namespace from a sibling" as_user "$A/$name" ;;
+setpcap-bypass)
+	attack "capset and securebits without CAP_SETPCAP in the entry set" as_user "$A/$name" ;;
 ptrace-attach | ptrace-mem | ptrace-traceme)
 	attack "${name#ptrace-}: restricted tracer, unrestricted tracee" as_user "$A/$name" ;;
 ptrace-strace)

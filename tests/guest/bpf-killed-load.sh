@@ -13,7 +13,7 @@ require_stock
 fresh_unload
 
 STAGE=$PIN-new
-HOOKS=15
+HOOKS=17
 
 # Hook links of capuns programs attached in the kernel, whoever holds
 # them (the task iterator's link is not a hook).

@@ -20,7 +20,7 @@ expect_eq "load succeeds" "$rc" 0
 status=$(capuns-bpf status); rc=$?
 expect_eq "status exits 0 when loaded" "$rc" 0
 expect_match "status shows the ABI" "$status" "^capuns BPF backend: loaded, ABI 2"
-expect_match "status shows every hook attached" "$status" "^hooks: 15 of 15 attached"
+expect_match "status shows every hook attached" "$status" "^hooks: 17 of 17 attached"
 for h in lsm/capable lsm/userns_create fexit/userns_install lsm/cred_prepare lsm/cred_free lsm/task_prctl; do
 	expect_match "status lists $h" "$status" "^  $h +prog [0-9]+"
 done

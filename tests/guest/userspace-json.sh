@@ -62,7 +62,7 @@ expect_jq "capuns --json without a backend (CAPUNS_BACKEND=none)" \
 if [ "$backend" = bpf ]; then
 	out=$(capuns bpf status --json)
 	expect_jq "capuns bpf status --json: loaded, every hook attached" "$out" \
-		'.loaded and .abi == 2 and (.hooks | length >= 15 and all(.attached and .prog_id > 0))
+		'.loaded and .abi == 2 and (.hooks | length >= 17 and all(.attached and .prog_id > 0))
 		 and (.mask | test("^0x[0-9a-f]+$")) and (.mask_caps | index("cap_sys_admin"))
 		 and .creds_max == 65536 and (.creds_used | type == "number") and .tasks_iterator'
 

@@ -693,19 +693,23 @@ static void test_bpf_backend(void)
 	       "bpf: BOUND_IS_SET cap_sys_admin: 0");
 	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_RAISE, SYS_ADMIN, 0, 0), -EPERM,
 	       "bpf: RAISE of a cap outside bound: EPERM (X as the series sees it)");
-	/* capset asks cap_capable() itself: the kernel's X is full, so pI may
-	 * take a cap outside bound (the series refuses: X lacks it). */
-	TAP_EQ(cm_capset(&sys, &c, c.pE, c.pP, CM_BIT(SYS_ADMIN)), 0,
-	       "bpf: capset pI = {sys_admin} passes (kernel X is full)");
+	/* The kernel's X is full; lsm/capset holds pI to X as the series sees it. */
+	TAP_EQ(cm_capset(&sys, &c, c.pE, c.pP, CM_BIT(SYS_ADMIN)), -EPERM,
+	       "bpf: capset pI = {sys_admin} outside bound: EPERM (X as the series sees it)");
+	TAP_EQ(cm_capset(&sys, &c, c.pE, c.pP, CM_BIT(NET_RAW)), 0,
+	       "bpf: capset pI = {net_raw} inside bound");
 
-	/* CAP_SETPCAP outside bound: PR_CAPBSET_DROP asks every LSM, SET_SECUREBITS not. */
+	/* CAP_SETPCAP outside bound: PR_CAPBSET_DROP asks every LSM; SET_SECUREBITS
+	 * and capset ask cap_capable() alone, and the backend's own hooks refuse. */
 	c = r;
 	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, SETPCAP, 0, 0);
 	unshare_r(&sys, &c);
 	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, NET_RAW, 0, 0, 0), -EPERM,
 	       "bpf: CAPBSET_DROP without CAP_SETPCAP in bound: EPERM");
-	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x10, 0, 0, 0), 0,
-	       "bpf: SET_SECUREBITS asks cap_capable() only: allowed");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x10, 0, 0, 0), -EPERM,
+	       "bpf: SET_SECUREBITS without CAP_SETPCAP in bound: EPERM");
+	TAP_EQ(cm_capset(&sys, &c, c.pE, c.pP, CM_BIT(SETPCAP)), -EPERM,
+	       "bpf: capset pI beyond pI | pP without CAP_SETPCAP in bound: EPERM");
 	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_BPF_OP_STRICT_SET, CM_BPF_STRICT, 0, 0),
 	       -EPERM, "bpf: STRICT_SET without CAP_SETPCAP in bound: EPERM");
 
