@@ -2,10 +2,12 @@
 /*
  * capuns.conf: one rule per line,
  *
- *     CAPS  WHO...
+ *     [audit]  CAPS  WHO...
  *
  * CAPS is a capability list in the grammar of capuns_set_parse() and names
  * the userns capabilities the login keeps; WHO is a user name, @group or *.
+ * A rule that starts with the word "audit" is only logged, not applied
+ * (no capability is named "audit", so the word cannot be a CAPS).
  * '#' starts a comment.  The first line whose WHO matches wins.  Any error
  * anywhere in the file fails the whole file: a policy file that is only
  * partly understood must not be half applied.
@@ -115,12 +117,19 @@ static int parse_line(char *line, int lineno, const char *user,
 	char *save = NULL, *caps, *who;
 	const char *pos = NULL;
 	capuns_set_t keep;
-	bool any = false, match, hit = false;
+	bool any = false, match, hit = false, audit = false;
 	int r;
 
 	caps = strtok_r(line, sep, &save);
 	if (!caps)
 		return 0; /* blank */
+	if (strcmp(caps, CAPUNS_CONF_AUDIT) == 0) {
+		audit = true;
+		caps = strtok_r(NULL, sep, &save);
+		if (!caps)
+			return conf_error(err, errlen, "line %d: '%s' names no capability list",
+					  lineno, CAPUNS_CONF_AUDIT);
+	}
 	r = capuns_set_parse(caps, &keep, &pos);
 	if (r)
 		return conf_error(err, errlen, "line %d: '%s': %s", lineno, caps,
@@ -139,6 +148,7 @@ static int parse_line(char *line, int lineno, const char *user,
 		m->matched = true;
 		m->line = lineno;
 		m->keep = keep;
+		m->audit = audit;
 	}
 	return 1; /* a rule */
 }

@@ -15,11 +15,14 @@
 #define CAPUNS_CONF_DEFAULT "/etc/security/capuns.conf"
 #endif
 #define CAPUNS_CONF_LINE_MAX 4096
+/* The first word of a rule that is logged, not applied. */
+#define CAPUNS_CONF_AUDIT "audit"
 
 struct capuns_conf_match {
 	bool matched;
 	int line;          /* number of the matching line */
 	capuns_set_t keep; /* pU of the login is intersected with this */
+	bool audit;        /* the line starts with "audit": log, change nothing */
 };
 
 /*

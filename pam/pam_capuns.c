@@ -61,6 +61,7 @@ struct args {
 	enum strict_mode strict;
 	bool strict_given;
 	bool debug, onerr_succeed;
+	bool audit; /* mode=audit: every rule is only logged */
 	const char *conf;
 };
 
@@ -101,6 +102,10 @@ static int parse_args(pam_handle_t *pamh, int argc, const char **argv,
 			a->onerr_succeed = true;
 		else if (strcmp(argv[i], "onerr=fail") == 0)
 			a->onerr_succeed = false;
+		else if (strcmp(argv[i], "mode=audit") == 0)
+			a->audit = true;
+		else if (strcmp(argv[i], "mode=enforce") == 0)
+			a->audit = false;
 		else
 			r = -EINVAL;
 		if (r) {
@@ -195,6 +200,30 @@ static void log_result(pam_handle_t *pamh, const struct args *a, const char *use
 }
 
 /*
+ * Audit mode (mode=audit, or an "audit" rule): say what the session would
+ * get, at notice priority so that it reaches the journal without debug,
+ * and change nothing.  pU is read when a backend can tell it; the rule
+ * is logged either way.
+ */
+static void log_audit(pam_handle_t *pamh, const struct args *a, const char *user,
+		      const struct capuns_conf_match *m)
+{
+	capuns_set_t now;
+	char *keep = NULL, *would = NULL;
+
+	keep = capuns_set_format(m->keep, 0);
+	if (capuns_get(0, &now) == 0)
+		would = capuns_set_format(capuns_set_and(now, m->keep), 0);
+	pam_syslog(pamh, LOG_NOTICE, "audit: user %s matches %s line %d (keep %s): the session "
+		   "would get userns caps %s (strict=%s); nothing changed",
+		   user, a->conf, m->line, keep ? keep : "?",
+		   would ? would : "(no backend to read them from)",
+		   strict_names[strict_mode_for(pamh, a)]);
+	free(keep);
+	free(would);
+}
+
+/*
  * The work common to every entry point.  Returns PAM_SUCCESS, PAM_IGNORE
  * (nothing to do) or fail_code.
  */
@@ -225,6 +254,10 @@ static int capuns_login(pam_handle_t *pamh, int argc, const char **argv,
 	if (!m.matched) {
 		/* No rule: the session is left exactly as it came (no backend needed). */
 		log_result(pamh, &a, user, &m);
+		return PAM_IGNORE;
+	}
+	if (a.audit || m.audit) {
+		log_audit(pamh, &a, user, &m);
 		return PAM_IGNORE;
 	}
 	r = lower_to(m.keep);

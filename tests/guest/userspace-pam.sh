@@ -52,6 +52,9 @@ if [ "$CAPUNS_TARGET" = unpatched ]; then
 	service strict=off
 	run /usr/bin/pamtester capuns-test alice open_session
 	check_fails "unpatched: strict=off, a matching rule still fails without backend" [ "$rc" = 0 ]
+	service mode=audit
+	run /usr/bin/pamtester capuns-test alice open_session
+	expect_eq "unpatched: mode=audit needs no backend: the session opens" "$rc" 0
 	rm -f $svc $conf
 	done_testing
 fi
@@ -99,6 +102,27 @@ run $login capuns-test alice -- $capuns --raise=cap_net_admin -- /bin/true
 expect_eq "alice's session: capuns --raise cannot regain it" "$rc" 1
 run $login capuns-test alice -- /usr/bin/unshare -r $capuns --raise=cap_net_admin -- /bin/true
 expect_eq "alice's session: nor can root of a namespace" "$rc" 1
+
+# Audit mode: the rule is only logged; the session keeps its full pU,
+# no strict bit, and can still do what the rule would refuse.
+config '!cap_net_admin  alice'
+service mode=audit
+session alice
+expect_eq "mode=audit: alice's session keeps pU and securebits" "$secbits $userns" \
+	"strict=no locked=no $full"
+run $login capuns-test alice -- /usr/bin/unshare -rn /usr/sbin/ip link add d0 type dummy
+expect_eq "mode=audit: unshare -rn ip link add still works" "$rc" 0
+config 'audit !cap_net_admin  alice' '!cap_net_admin  bob'
+service
+session alice
+expect_eq "an audit rule: alice's session is not touched" "$secbits $userns" \
+	"strict=no locked=no $full"
+session bob
+if [ -n "$userns" ] && ! bit_set "$userns" $NET_ADMIN; then
+	ok "the enforcing rule beside it: bob's pU $userns lacks net_admin"
+else
+	not_ok "the enforcing rule beside it: bob's pU '$userns' lacks net_admin"; show
+fi
 
 # The strict securebit: set and locked in a session a rule matches (the
 # default), never in one that no rule matches.

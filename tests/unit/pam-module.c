@@ -103,6 +103,27 @@ int main(void)
 	snprintf(args, sizeof(args), "%s debug", good);
 	expect("session", args, "session", "bob", PAM_SUCCESS, "debug is accepted");
 
+	/* Audit mode logs what a rule would do and changes nothing: no backend needed. */
+	snprintf(args, sizeof(args), "%s mode=audit", good);
+	expect("session", args, "session", "alice", PAM_SUCCESS,
+	       "mode=audit: a matching line without a backend opens the session (logged only)");
+	snprintf(args, sizeof(args), "%s mode=enforce", good);
+	expect("session", args, "session", "alice", PAM_SESSION_ERR,
+	       "mode=enforce: the default, a matching line without a backend fails");
+	snprintf(args, sizeof(args), "%s mode=complain", good);
+	expect("session", args, "session", "bob", PAM_SESSION_ERR,
+	       "mode=complain is an unknown argument and fails");
+	pam_test_write("audit.conf", "audit !cap_net_admin  alice\n!cap_sys_admin bob\n");
+	snprintf(args, sizeof(args), "conf=%s/audit.conf", pam_test_dir);
+	expect("session", args, "session", "alice", PAM_SUCCESS,
+	       "an audit rule: the session opens without a backend (logged only)");
+	expect("session", args, "session", "bob", PAM_SESSION_ERR,
+	       "the enforcing rule beside it still fails closed without a backend");
+	pam_test_write("audit-bad.conf", "audit  # no list\n");
+	snprintf(args, sizeof(args), "conf=%s/audit-bad.conf", pam_test_dir);
+	expect("session", args, "session", "bob", PAM_SESSION_ERR,
+	       "'audit' without a capability list is a bad line and fails");
+
 	expect("auth", good, "auth", "alice", PAM_SUCCESS,
 	       "authenticate is ignored (work is in setcred)");
 	expect("auth", good, "setcred", "alice", PAM_CRED_ERR,
