@@ -80,7 +80,8 @@ PAMDIR      ?= $(LIBDIR)/security
 SYSCONFDIR  ?= /etc
 UNITDIR     ?= $(EXEC_PREFIX)/lib/systemd/system
 # pam_capuns and capuns check-conf read the rules there.
-CAPUNS_CONF_CPPFLAGS = -DCAPUNS_CONF_DEFAULT='"$(SYSCONFDIR)/security/capuns.conf"'
+CAPUNS_CONF_CPPFLAGS = -DCAPUNS_CONF_DEFAULT='"$(SYSCONFDIR)/security/capuns.conf"' \
+		       -DCAPUNS_SYSCONFDIR='"$(SYSCONFDIR)"'
 PAMCONFIGDIR ?= $(DATADIR)/pam-configs
 
 # A change of flags, or of an installed path compiled into a program,

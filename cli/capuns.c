@@ -20,6 +20,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pwd.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -27,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,6 +41,8 @@
 
 #define EXIT_USAGE 2
 #define EXIT_CHECK_MISSING 3
+/* check-conf: a good file whose rules nothing would enforce (a lockout). */
+#define EXIT_CONF_UNENFORCED 4
 #define EXIT_EXEC_FAILED 126
 #define EXIT_EXEC_NOTFOUND 127
 
@@ -55,7 +59,7 @@ static void usage(FILE *f)
 		"              [--strict[=lock]] [-- COMMAND [ARG...]]\n"
 		"       %s mask [--drop=CAPS] [--json]\n"
 		"       %s check CAP [--depth=N]\n"
-		"       %s check-conf [FILE]\n"
+		"       %s check-conf [--user NAME]... [FILE]\n"
 		"       %s bpf load|unload|status [OPTION...]\n"
 		"       %s monitor [--json]\n"
 		"       %s --help | --version\n"
@@ -787,41 +791,140 @@ static int cmd_check(int argc, char **argv)
 
 /* ---- capuns check-conf -------------------------------------------------- */
 
+/*
+ * Where `systemctl enable capuns-bpf.service` puts its link (the unit is
+ * WantedBy=sysinit.target): read directly, as the package's own helper
+ * deb-systemd-helper does, so that check-conf works without a running
+ * systemd (a chroot, an image being built) and without spawning anything.
+ */
+#define CAPUNS_UNIT_WANTS_LINK CAPUNS_SYSCONFDIR "/systemd/system/sysinit.target.wants/capuns-bpf.service"
+
 static void report_conf_problem(void *arg, const char *message)
 {
 	fprintf(stderr, "%s: %s\n", (const char *)arg, message);
 }
 
+/* --user NAME: the line NAME's logins match and the pU they get.  0 or 1 (problem). */
+static int report_user(const char *path, const char *user)
+{
+	struct capuns_conf_match m = { 0 };
+	char err[512] = "";
+	char *text;
+	int r;
+
+	if (!getpwnam(user)) {
+		fprintf(stderr, "%s: --user %s: no such user\n", prog, user);
+		return 1;
+	}
+	r = capuns_conf_load(path, user, &m, err, sizeof(err));
+	if (r) {
+		fprintf(stderr, "%s: %s\n", path, err[0] ? err : capuns_strerror(r));
+		return 1;
+	}
+	if (!m.matched) {
+		printf("%s: no rule matches: logins are not restricted\n", user);
+		return 0;
+	}
+	text = capuns_set_format(m.keep, 0);
+	if (!text) {
+		fail("check-conf", -ENOMEM);
+		return 1;
+	}
+	printf("%s: line %d matches: logins keep %s%s\n", user, m.line, text,
+	       m.audit ? " (audit: logged, not applied)" : "");
+	free(text);
+	return 0;
+}
+
+/* A rule for root is legal, but easy to write by accident with '*'. */
+static void warn_root_rule(const char *path)
+{
+	struct capuns_conf_match m = { 0 };
+
+	if (capuns_conf_load(path, "root", &m, NULL, 0) == 0 && m.matched)
+		fprintf(stderr, "%s: warning: line %d matches root: root's logins are "
+			"restricted too (see capuns.conf(5) for the way back in)\n", path, m.line);
+}
+
 /*
- * capuns check-conf [FILE]: what pam_capuns would say about FILE, every bad
- * line at once, before an administrator logs out (as sshd -t, visudo -c).
+ * Rules only work while a backend enforces them: pam_capuns fails (closed)
+ * every login a rule matches when there is none.  On a stock kernel the
+ * BPF backend must also come back at boot, through the enabled unit.
+ * 0 when the rules will be enforced, else a message and EXIT_CONF_UNENFORCED.
+ */
+static int check_enforced(const char *path, int rules)
+{
+	const char *backend = capuns_backend_name();
+	struct stat st;
+
+	if (rules == 0 || strcmp(backend, "kernel") == 0)
+		return EXIT_SUCCESS;
+	if (strcmp(backend, "bpf") != 0) {
+		fprintf(stderr, "%s: %d rule%s but no backend enforces them: every login a rule "
+			"matches would FAIL (%s)\n", path, rules, rules == 1 ? "" : "s",
+			capuns_strerror(capuns_backend_status()));
+		return EXIT_CONF_UNENFORCED;
+	}
+	if (lstat(CAPUNS_UNIT_WANTS_LINK, &st) < 0) {
+		fprintf(stderr, "%s: the BPF backend is loaded but capuns-bpf.service is not "
+			"enabled: after the next boot every login a rule matches would FAIL "
+			"(systemctl enable capuns-bpf.service)\n", path);
+		return EXIT_CONF_UNENFORCED;
+	}
+	return EXIT_SUCCESS;
+}
+
+/*
+ * capuns check-conf [--user NAME]... [FILE]: what pam_capuns would say
+ * about FILE, every bad line at once, before an administrator logs out (as
+ * sshd -t, visudo -c), and whether anything enforces its rules.
  */
 static int cmd_check_conf(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "user", required_argument, NULL, 'u' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *path = CAPUNS_CONF_DEFAULT;
-	int rules, r;
+	int rules, r, c, bad_users = 0, nusers = 0;
+	const char **users = calloc((size_t)argc, sizeof(*users));
 
-	if (argc > 2)
-		return usage_error("check-conf takes at most one FILE");
-	if (argc == 2) {
-		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-			usage(stdout);
-			return EXIT_SUCCESS;
+	if (!users)
+		return fail("check-conf", -ENOMEM);
+	while ((c = getopt_long(argc, argv, "hu:", opts, NULL)) != -1) {
+		if (c == 'u') {
+			users[nusers++] = optarg;
+			continue;
 		}
-		if (argv[1][0] == '-')
-			return usage_error("check-conf: unknown option '%s'", argv[1]);
-		path = argv[1];
+		free(users);
+		return help_or_usage_error(c);
 	}
+	if (argc - optind > 1) {
+		free(users);
+		return usage_error("check-conf takes at most one FILE");
+	}
+	if (optind < argc)
+		path = argv[optind];
 	r = capuns_conf_check(path, report_conf_problem, (void *)path, &rules);
-	if (r < 0)
+	if (r < 0) {
+		free(users);
 		return fail("check-conf", r);
+	}
 	if (r > 0) {
 		fprintf(stderr, "%s: %d problem%s: every login through pam_capuns would fail\n",
 			path, r, r == 1 ? "" : "s");
+		free(users);
 		return EXIT_FAILURE;
 	}
 	printf("%s: OK, %d rule%s\n", path, rules, rules == 1 ? "" : "s");
-	return EXIT_SUCCESS;
+	warn_root_rule(path);
+	for (int i = 0; i < nusers; i++)
+		bad_users += report_user(path, users[i]);
+	free(users);
+	if (bad_users)
+		return EXIT_FAILURE;
+	return check_enforced(path, rules);
 }
 
 /*

@@ -44,6 +44,10 @@ if [ "$CAPUNS_TARGET" = unpatched ]; then
 		"capability 41 \(cap_sys_control\) does not exist on this kernel \(its last is 40\)"
 	expect_rc "unpatched: as alice, --drop fails too" 1 as_user capuns --drop=cap_net_admin -- /bin/true
 	expect_rc "unpatched: mask read fails" 1 capuns mask
+	printf '!cap_net_admin *\n' >/tmp/rules.conf
+	expect_rc "unpatched: check-conf of a rule nothing enforces exits 4" 4 \
+		capuns check-conf /tmp/rules.conf
+	expect_match "unpatched: and says logins would fail" "$out" "every login a rule matches would FAIL"
 	# The tools the patched run relies on work in this guest.
 	expect_rc "unpatched: unshare -rn ip link add works" 0 /usr/bin/unshare -rn $dummy_add
 	run in_bindroot $bwrap_nest "$inner"
@@ -185,5 +189,12 @@ run capuns --drop=41 -- /bin/grep CapUNs /proc/self/status
 expect_match "--drop=41 works where capability 41 exists" "$out" 'CapUNs:[[:space:]]+000001ffffffffff$'
 run capuns --drop=12 -- /bin/grep CapUNs /proc/self/status
 expect_match "--drop=12 is decimal 12 (cap_net_admin)" "$out" 'CapUNs:[[:space:]]+000003ffffffefff$'
+
+# --- check-conf: the kernel enforces, no unit needed -----------------------
+printf '!cap_net_admin *\n' >/tmp/rules.conf
+expect_rc "check-conf: a rule on the kernel backend exits 0" 0 capuns check-conf --user root /tmp/rules.conf
+expect_match "check-conf: names the rule that matches root" "$out" "warning: line 1 matches root"
+expect_match "check-conf --user root: all but cap_net_admin" "$out" \
+	"^root: line 1 matches: logins keep all,-cap_net_admin$"
 
 done_testing

@@ -38,7 +38,22 @@ wait $mon
 expect_match "capuns monitor --json reports the denial" "$(cat /tmp/mon.out)" \
 	'"comm":"ip","cap":"cap_net_admin","cap_nr":12'
 
+# check-conf: the BPF backend enforces now, and again after a boot only
+# through the enabled unit.
+printf '!cap_net_admin @nogroup\n' >/tmp/rules.conf
+wants=/etc/systemd/system/sysinit.target.wants
+rm -f $wants/capuns-bpf.service
+out=$(capuns check-conf /tmp/rules.conf 2>&1)
+expect_eq "check-conf: loaded but the unit not enabled: exit 4" "$?" 4
+expect_match "check-conf: says to enable the unit" "$out" "capuns-bpf.service is not enabled"
+mkdir -p $wants && ln -s /lib/systemd/system/capuns-bpf.service $wants/capuns-bpf.service
+out=$(capuns check-conf /tmp/rules.conf 2>&1)
+expect_eq "check-conf: loaded and the unit enabled: exit 0" "$?" 0
+rm -f $wants/capuns-bpf.service
+
 check "capuns bpf unload detaches it" capuns bpf unload
+out=$(capuns check-conf /tmp/rules.conf 2>&1)
+expect_eq "check-conf: no backend loaded: exit 4" "$?" 4
 expect_match "without a backend, capuns --print says none" "$(as_user capuns --print)" \
 	'^backend: +none( |$)'
 check_fails "without a backend, a drop fails closed (nothing is run)" \

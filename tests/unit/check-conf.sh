@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # capuns check-conf: every bad line of a capuns.conf with its number, a
 # file pam_capuns would refuse, exit status 1; a good file says OK; the
-# configuration the packages install passes.
+# configuration the packages install passes; rules that no backend would
+# enforce (every login they match would fail) exit 4; a rule for root is
+# named; --user shows the line a user matches and the set it gives.
+# The host has no backend (CAPUNS_BACKEND=none makes that certain); the
+# guest suites check the enforced case.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/tests/guest/tap.sh"
 export LD_LIBRARY_PATH=$root/build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 cli=$root/build/capuns
+export CAPUNS_BACKEND=none
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 group=$(id -gn)
@@ -15,8 +20,35 @@ run() { out=$("$cli" check-conf "$@" 2>&1); rc=$?; }
 
 printf '# rules\n!cap_net_admin,!cap_sys_admin  @%s\ncap_chown %s\n\n!cap_sys_module *\n' "$group" "$(id -un)" >"$tmp/good.conf"
 run "$tmp/good.conf"
-expect_eq "a good file: exit 0" "$rc" 0
+expect_eq "a good file, no backend: exit 4 (its rules would fail every login they match)" "$rc" 4
 expect_match "a good file: OK with its rule count" "$out" "good.conf: OK, 3 rules"
+expect_match "no backend: says that matched logins would fail" "$out" \
+	"3 rules but no backend enforces them.*every login a rule matches would FAIL"
+
+# Named users, whoever runs the test (root is not in nobody's group).
+printf 'cap_chown nobody\n!cap_sys_module *\n' >"$tmp/users.conf"
+run --user nobody --user root "$tmp/users.conf"
+expect_match "the '*' rule on line 2 is named as one that matches root" "$out" \
+	"users.conf: warning: line 2 matches root"
+expect_match "--user nobody: line 1, cap_chown" "$out" \
+	"^nobody: line 1 matches: logins keep cap_chown$"
+expect_match "--user root: line 2, all but cap_sys_module" "$out" \
+	"^root: line 2 matches: logins keep all,-cap_sys_module$"
+run "$tmp/users.conf" --user no-such-user-here
+expect_eq "--user of an unknown user: exit 1" "$rc" 1
+expect_match "and says so" "$out" "--user no-such-user-here: no such user"
+run --user
+expect_eq "--user without a name: usage error (2)" "$rc" 2
+
+printf 'cap_chown nobody\n' >"$tmp/noroot.conf"
+run --user root "$tmp/noroot.conf"
+expect_match "--user root, no rule for root: not restricted" "$out" \
+	"^root: no rule matches: logins are not restricted$"
+if printf '%s\n' "$out" | grep -q "matches root"; then
+	not_ok "no root warning when no rule matches root"
+else
+	ok "no root warning when no rule matches root"
+fi
 
 cat >"$tmp/bad.conf" <<CONF
 !cap_net_admin   @$group
