@@ -62,14 +62,15 @@ static void usage(FILE *f)
 		"       %s check-conf [--user NAME]... [FILE]\n"
 		"       %s bpf load|unload|status [OPTION...]\n"
 		"       %s monitor [--json]\n"
-		"       %s --help | --version\n"
+		"       %s --list-caps\n"
+		"       %s --help | -V | --version\n"
 		"\n"
 		"CAPS is a comma list of capabilities (names, decimal numbers, all,\n"
 		"none), each optionally prefixed by + (add) or - or ! (remove).\n"
 		"--keep=CAPS is the old name of --only=CAPS.\n"
 		"check-conf checks FILE (default " CAPUNS_CONF_DEFAULT ").\n"
 		"See capuns(1).\n",
-		prog, prog, prog, prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -430,7 +431,7 @@ static bool capsh_keep_value(const char *option, const char *value)
 }
 
 enum { OPT_PRINT = 256, OPT_PID, OPT_JSON, OPT_DROP, OPT_ONLY, OPT_KEEP, OPT_RAISE,
-       OPT_CLEAR, OPT_STRICT, OPT_VERSION };
+       OPT_CLEAR, OPT_STRICT, OPT_VERSION, OPT_LIST_CAPS };
 
 static const struct option main_opts[] = {
 	{ "print", no_argument, NULL, OPT_PRINT },
@@ -444,8 +445,25 @@ static const struct option main_opts[] = {
 	{ "strict", optional_argument, NULL, OPT_STRICT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "list-caps", no_argument, NULL, OPT_LIST_CAPS },
 	{ NULL, 0, NULL, 0 },
 };
+
+/*
+ * --list-caps: "NUMBER NAME" for every capability of the running kernel,
+ * the names CAPS accepts (bash completion reads them from here).
+ */
+static int list_caps(void)
+{
+	char name[64];
+
+	for (int cap = 0; cap <= capuns_cap_last(); cap++) {
+		if (capuns_cap_to_name(cap, name, sizeof(name)) < 0)
+			snprintf(name, sizeof(name), "%d", cap);
+		printf("%d %s\n", cap, name);
+	}
+	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
 
 /* cmd_main() with its action list: every path returns here. */
 static int main_actions(int argc, char **argv, struct action *acts)
@@ -456,7 +474,7 @@ static int main_actions(int argc, char **argv, struct action *acts)
 	int c, rc;
 
 	/* '+': stop at "--" or the first operand, like capsh. */
-	while ((c = getopt_long(argc, argv, "+h", main_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hV", main_opts, NULL)) != -1) {
 		struct action *a = &acts[nacts];
 
 		switch (c) {
@@ -502,8 +520,11 @@ static int main_actions(int argc, char **argv, struct action *acts)
 			nacts++;
 			break;
 		case OPT_VERSION:
+		case 'V':
 			printf("capuns %s\n", CAPUNS_VERSION);
 			return EXIT_SUCCESS;
+		case OPT_LIST_CAPS:
+			return list_caps();
 		default:
 			return help_or_usage_error(c);
 		}

@@ -196,5 +196,8 @@ expect_rc "check-conf: a rule on the kernel backend exits 0" 0 capuns check-conf
 expect_match "check-conf: names the rule that matches root" "$out" "warning: line 1 matches root"
 expect_match "check-conf --user root: all but cap_net_admin" "$out" \
 	"^root: line 1 matches: logins keep all,-cap_net_admin$"
+run capuns --list-caps
+expect_match "--list-caps ends with capability 41 on the patched kernel" "$(printf '%s\n' "$out" | tail -n 1)" \
+	'^41 cap_sys_control$'
 
 done_testing

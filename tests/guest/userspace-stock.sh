@@ -50,6 +50,8 @@ mkdir -p $wants && ln -s /lib/systemd/system/capuns-bpf.service $wants/capuns-bp
 out=$(capuns check-conf /tmp/rules.conf 2>&1)
 expect_eq "check-conf: loaded and the unit enabled: exit 0" "$?" 0
 rm -f $wants/capuns-bpf.service
+expect_match "--list-caps ends with capability 40 on a stock kernel" \
+	"$(capuns --list-caps | tail -n 1)" '^40 cap_checkpoint_restore$'
 
 check "capuns bpf unload detaches it" capuns bpf unload
 out=$(capuns check-conf /tmp/rules.conf 2>&1)
