@@ -83,6 +83,7 @@ UNITDIR     ?= $(EXEC_PREFIX)/lib/systemd/system
 CAPUNS_CONF_CPPFLAGS = -DCAPUNS_CONF_DEFAULT='"$(SYSCONFDIR)/security/capuns.conf"' \
 		       -DCAPUNS_SYSCONFDIR='"$(SYSCONFDIR)"'
 PAMCONFIGDIR ?= $(DATADIR)/pam-configs
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 
 # A change of flags, or of an installed path compiled into a program,
 # rebuilds everything: every target depends on a stamp whose content is

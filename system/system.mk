@@ -51,6 +51,8 @@ install: all
 	chmod 0755 $(DESTDIR)$(LIBEXECDIR)/capuns/capuns-boot
 	$(SYSTEM_SUBST) system/capuns-bpf.service.in >$(DESTDIR)$(UNITDIR)/capuns-bpf.service
 	install -m 0644 system/pam-config $(DESTDIR)$(PAMCONFIGDIR)/capuns
+	install -D -m 0644 system/capuns.bash-completion \
+		$(DESTDIR)$(BASHCOMPDIR)/capuns
 	for p in $(MAN_BUILT); do s=$${p##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
 		install -m 0644 $$p $(DESTDIR)$(MANDIR)/man$$s/; done
 	[ -e $(DESTDIR)$(SYSCONFDIR)/security/capuns.conf ] || \
@@ -67,5 +69,6 @@ uninstall:
 		$(DESTDIR)$(PKGCONFIGDIR)/libcapuns.pc $(DESTDIR)$(INCLUDEDIR)/capuns.h \
 		$(DESTDIR)$(PAMDIR)/pam_capuns.so $(DESTDIR)$(LIBEXECDIR)/capuns/capuns-boot \
 		$(DESTDIR)$(UNITDIR)/capuns-bpf.service $(DESTDIR)$(PAMCONFIGDIR)/capuns \
+		$(DESTDIR)$(BASHCOMPDIR)/capuns \
 		$(foreach p,$(MAN_BUILT),$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/capuns

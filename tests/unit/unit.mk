@@ -83,5 +83,7 @@ UNIT_TESTS += tests/unit/man-usage.sh
 tests/unit/man-usage.sh: $(B)/capuns $(B)/capuns-bpf
 UNIT_TESTS += tests/unit/check-conf.sh
 tests/unit/check-conf.sh: $(B)/capuns $(B)/system/capuns.conf
+UNIT_TESTS += tests/unit/bash-completion.sh
+tests/unit/bash-completion.sh: $(B)/capuns system/capuns.bash-completion
 UNIT_TESTS += tests/unit/system-boot.sh
 tests/unit/system-boot.sh: all
