@@ -7,14 +7,14 @@ ATTACKS := owner-ifflags owner-xtables owner-lowport setuid-helper \
 	   ptrace-attach ptrace-mem ptrace-traceme psi-trigger \
 	   map-quota tasks-iter ringbuf-flood setns-race \
 	   strict-owner strict-ptrace setgroups-sibling quota-container \
-	   setpcap-bypass
+	   setpcap-bypass setfcap-rootmap
 # Guest test names: the setuid helper attack runs once per helper.
 ATTACK_TESTS := owner-ifflags owner-xtables owner-lowport \
 		setuid-newgrp setuid-sg setuid-su setuid-sudo \
 		ptrace-attach ptrace-mem ptrace-traceme ptrace-strace psi-trigger \
 		map-quota tasks-iter ringbuf-flood setns-race setns-skipped \
 		strict-owner strict-ptrace setgroups-sibling quota-container \
-		setpcap-bypass
+		setpcap-bypass setfcap-rootmap
 
 GUEST_FILES += $(ATTACKS:%=$(B)/guest/capuns/attacks/%) \
 	       $(B)/guest/capuns/tests/attacks.sh \

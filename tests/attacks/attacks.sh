@@ -85,6 +85,8 @@ setgroups-sibling)
 	attack "setgroups of another namespace from a sibling" as_user "$A/$name" ;;
 setpcap-bypass)
 	attack "capset and securebits without CAP_SETPCAP in the entry set" as_user "$A/$name" ;;
+setfcap-rootmap)
+	attack "file capabilities through a nested root map without CAP_SETFCAP" as_user "$A/$name" ;;
 ptrace-attach | ptrace-mem | ptrace-traceme)
 	attack "${name#ptrace-}: restricted tracer, unrestricted tracee" as_user "$A/$name" ;;
 ptrace-strace)
