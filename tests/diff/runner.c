@@ -557,11 +557,24 @@ static void run_one(const struct opts *o, const struct seq *q, struct outcome *o
 	if (so.flavour != CM_UNPATCHED)
 		so.start_mask = read_mask();
 	seq_state_init(&st, &so);
-	if (pipe2(p, O_CLOEXEC))
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		printf("not ok %d - sequence seed %" PRIu64 ": pipe2: %s\n", tap_no, q->seed,
+		       strerror(errno));
 		exit(2);
-	pid = fork();
-	if (pid < 0)
+	}
+	/*
+	 * Freed credentials and namespaces go back after an RCU grace period
+	 * or a work item, which a loaded TCG guest can delay: a transient
+	 * EAGAIN or ENOMEM is waited out (5 s at most), anything else fails.
+	 */
+	for (int tries = 0; (pid = fork()) < 0 && (errno == EAGAIN || errno == ENOMEM) &&
+			    tries < 50; tries++)
+		usleep(100 * 1000);
+	if (pid < 0) {
+		printf("not ok %d - sequence seed %" PRIu64 ": fork: %s\n", tap_no, q->seed,
+		       strerror(errno));
 		exit(2);
+	}
 	if (pid == 0) {
 		close(p[0]);
 		run_executor(q, p[1]);
