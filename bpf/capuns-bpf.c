@@ -108,6 +108,7 @@ static int print_status_json(FILE *out, const struct capuns_bpf_status *st)
 	jsonw_uint_field(&w, "late_entries", st->late_entries);
 	jsonw_uint_field(&w, "recursion_misses", st->recursion_misses);
 	jsonw_bool_field(&w, "tasks_iterator", st->tasks_iterator);
+	jsonw_bool_field(&w, "complain", st->complain);
 	json_interrupted(&w, st);
 	jsonw_end_object(&w);
 	jsonw_end_document(&w);
@@ -130,6 +131,8 @@ static int print_status_text(FILE *out, const struct capuns_bpf_status *st)
 	if (settext_print(out, capuns_set_of(st->mask)))
 		return -ENOMEM;
 	fprintf(out, ")\n");
+	fprintf(out, "mode: %s\n", st->complain ? "complain (uses outside the sets are reported "
+						     "and allowed)" : "enforce");
 	fprintf(out, "denials: %llu, refusals: %llu (at a uid's quota: %llu)\n",
 		(unsigned long long)st->denials, (unsigned long long)st->refusals,
 		(unsigned long long)st->quota_refusals);
@@ -226,14 +229,15 @@ static void print_event(const struct capuns_bpf_event *ev, void *arg)
 		jsonw_uint_field(&w, "target_depth", ev->target_depth);
 		jsonw_string_field(&w, "reason", reason_name(ev->reason));
 		jsonw_int_field(&w, "errno", -ev->err);
+		jsonw_bool_field(&w, "complain", ev->err == 0);
 		jsonw_end_object(&w);
 		jsonw_end_document(&w);
 	} else {
 		fprintf(out, "%llu.%06llu pid %u (%s) uid %u: %s %s depth %u target %u: %s\n",
 			(unsigned long long)(ev->ts_ns / 1000000000ULL),
 			(unsigned long long)(ev->ts_ns % 1000000000ULL / 1000), ev->pid, comm,
-			ev->uid, reason_name(ev->reason), cap, ev->depth, ev->target_depth,
-			strerror(-ev->err));
+			ev->uid, ev->err ? reason_name(ev->reason) : "complain", cap, ev->depth,
+			ev->target_depth, ev->err ? strerror(-ev->err) : "allowed (complain mode)");
 	}
 	fflush(out);
 }

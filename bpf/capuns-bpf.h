@@ -80,6 +80,7 @@ struct capuns_bpf_status {
 	/* runs of fexit/userns_install skipped by the recursion guard */
 	uint64_t recursion_misses;
 	bool tasks_iterator; /* the task iterator is pinned and readable */
+	bool complain; /* complain mode: uses outside the sets reported, allowed */
 	/*
 	 * Pins an interrupted load left (loaded or not): the hooks it left
 	 * attached, of nhooks.  All of them: they enforce, and the next load

@@ -155,6 +155,18 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } events SEC(".maps");
 
+/*
+ * Learn records (CAPUNS_BPF_OP_LEARN_START), keyed by learn id.  LRU: a
+ * record left behind by a learner that died is evicted, which loses a
+ * report, never a rule.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct capuns_bpf_learn);
+} learn SEC(".maps");
+
 /* uid -> when its next event is due (rate limit); forgetting one is harmless. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -524,14 +536,21 @@ static __always_inline void emit(const struct cred *c, int cap, __u32 target_dep
 	bpf_ringbuf_submit(ev, 0);
 }
 
-/* A denial of the rules (not of the backend's resources): counted and reported. */
+/*
+ * A denial of the rules (not of the backend's resources): counted and
+ * reported.  In complain mode the use is reported with err 0 and allowed;
+ * refusals for want of room (refuse()) stay: they keep state, not rules.
+ */
 static __always_inline int deny(const struct cred *c, int cap, __u32 target_depth,
 				enum capuns_bpf_reason reason, int err, int audit)
 {
 	struct capuns_bpf_config *cfg = get_config();
+	int complain = cfg && *(volatile __u32 *)&cfg->complain;
 
 	if (cfg)
 		count(&cfg->denials);
+	if (complain)
+		err = 0;
 	if (audit)
 		emit(c, cap, target_depth, reason, err);
 	return err;
@@ -593,7 +612,7 @@ static __always_inline struct capuns_bpf_cred entered(const struct capuns_bpf_cr
 	n.userns = entry_set(&n, x);
 	n.bound = n.userns;
 	n.xset = n.userns;
-	n.flags = 0;
+	n.flags &= ~(__u32)CAPUNS_BPF_STRICT_BITS; /* a learn record goes on */
 	n.ns = ns;
 	return n;
 }
@@ -960,6 +979,45 @@ static __always_inline int idmap_needs_admin(const struct cred *c, const struct 
 }
 
 /*
+ * Add cap to the learn record of state s when the check is against a
+ * user namespace below the initial one (where pU decides).  Not counted:
+ * probes (noaudit checks: asking is not needing), and the CAP_SYS_ADMIN
+ * that rule 11 waives for an owner's own id map (granted whatever pU).
+ */
+static __always_inline void learn_note(const struct cred *c, const struct capuns_bpf_cred *s,
+				       const struct user_namespace *ns, int cap, int refused,
+				       unsigned int opts)
+{
+	__u32 id = s ? CAPUNS_BPF_LEARN_ID(s->flags) : 0;
+	struct capuns_bpf_learn *rec;
+
+	if (!id || (opts & CAP_OPT_NOAUDIT) || !ns_level(ns))
+		return;
+	if (cap == CAP_SYS_ADMIN && idmap_waiver(c, ns))
+		return;
+	rec = bpf_map_lookup_elem(&learn, &id);
+	if (!rec)
+		return;
+	__sync_fetch_and_or(&rec->used, cap_bit(cap));
+	if (refused)
+		__sync_fetch_and_or(&rec->refused, cap_bit(cap));
+}
+
+/* The series' answer to cap over ns for c in state s (NULL: default state). */
+static __always_inline int series_capable(const struct cred *c, const struct capuns_bpf_cred *s,
+					  const struct user_namespace *ns, int cap)
+{
+	/* Fast paths: the kernel's answer is the series' own. */
+	if (!s && (mask_is_full() || system_mask() == full_set()))
+		return 1;
+	if (s && (s->bound & cap_bit(cap)) && ns == user_ns_of(c) &&
+	    cap != CAP_SETUID && cap != CAP_SETGID)
+		return 1;
+	return rules_capable(c, s, ns, cap) ? !idmap_needs_admin(c, s, ns, cap)
+					    : cap == CAP_SYS_ADMIN && idmap_waiver(c, ns);
+}
+
+/*
  * The capability LSM ran first and granted cap (else this program is not
  * called).  Deny it when the series would not have: rules_capable() (the
  * bound and rule 11), with rule 11's waiver for the id maps.
@@ -969,17 +1027,13 @@ int BPF_PROG(capuns_capable, const struct cred *cred, struct user_namespace *ns,
 	     unsigned int opts)
 {
 	struct capuns_bpf_cred *s = cred_state(cred);
+	int ok;
 
 	if (cap < 0 || cap > 63)
 		return 0;
-	/* Fast paths: the kernel's answer is the series' own. */
-	if (!s && (mask_is_full() || system_mask() == full_set()))
-		return 0;
-	if (s && (s->bound & cap_bit(cap)) && ns == user_ns_of(cred) &&
-	    cap != CAP_SETUID && cap != CAP_SETGID)
-		return 0;
-	if (rules_capable(cred, s, ns, cap) ? !idmap_needs_admin(cred, s, ns, cap)
-					    : cap == CAP_SYS_ADMIN && idmap_waiver(cred, ns))
+	ok = series_capable(cred, s, ns, cap);
+	learn_note(cred, s, ns, cap, !ok, opts);
+	if (ok)
 		return 0;
 	/* noaudit checks probe (e.g. has_ns_capability_noaudit): no event, as no audit record. */
 	return deny(cred, cap, ns_level(ns), CAPUNS_BPF_DENY_CAP, -EPERM, !(opts & CAP_OPT_NOAUDIT));
@@ -1205,6 +1259,7 @@ static __always_inline int strict_set(const struct cred *c, unsigned long bits)
 
 	if (bits & ~(unsigned long)(CAPUNS_BPF_STRICT | CAPUNS_BPF_STRICT_LOCKED))
 		return -EPERM;
+	old &= CAPUNS_BPF_STRICT_BITS;
 	if ((old & CAPUNS_BPF_STRICT_LOCKED) &&
 	    ((old ^ bits) & CAPUNS_BPF_STRICT || !(bits & CAPUNS_BPF_STRICT_LOCKED)))
 		return -EPERM;
@@ -1215,7 +1270,7 @@ static __always_inline int strict_set(const struct cred *c, unsigned long bits)
 	s = cred_state_get_or_create(c, &err);
 	if (!s)
 		return err;
-	s->flags = bits;
+	s->flags = (s->flags & ~(__u32)CAPUNS_BPF_STRICT_BITS) | bits;
 	return answer(0);
 }
 
@@ -1234,6 +1289,76 @@ static __always_inline int mask_lower(const struct cred *c, unsigned long cap)
 	return answer(0);
 }
 
+/* Complain mode changes what every rule does: as the mask, CAP_SYS_ADMIN in the initial namespace. */
+static __always_inline int complain_set(const struct cred *c, unsigned long on)
+{
+	struct capuns_bpf_config *cfg = get_config();
+
+	if (on > 1)
+		return -EINVAL;
+	if (ns_level(user_ns_of(c)) != 0 ||
+	    !(series_set(c, cred_state(c), SET_EFFECTIVE) & cap_bit(CAP_SYS_ADMIN)))
+		return -EPERM;
+	if (!cfg)
+		return -ENOMEM;
+	*(volatile __u32 *)&cfg->complain = on;
+	return answer(0);
+}
+
+/* The learn id of this thread group: its tgid, which fits the flags' high bits. */
+static __always_inline __u32 learn_id_of_current(void)
+{
+	return (__u32)(bpf_get_current_pid_tgid() >> 32) &
+	       ((1U << (32 - CAPUNS_BPF_LEARN_SHIFT)) - 1);
+}
+
+static __always_inline int learn_start(const struct cred *c)
+{
+	struct capuns_bpf_learn empty = {};
+	__u32 id = learn_id_of_current();
+	struct capuns_bpf_cred *s;
+	int err = -ENOMEM;
+
+	if (!id)
+		return -EINVAL;
+	if (bpf_map_update_elem(&learn, &id, &empty, BPF_ANY))
+		return -ENOMEM;
+	s = cred_state_get_or_create(c, &err);
+	if (!s) {
+		bpf_map_delete_elem(&learn, &id);
+		return err;
+	}
+	s->flags = (s->flags & CAPUNS_BPF_STRICT_BITS) | id << CAPUNS_BPF_LEARN_SHIFT;
+	return answer(0);
+}
+
+static __always_inline int learn_stop(const struct cred *c)
+{
+	struct capuns_bpf_cred *s = cred_state(c);
+	__u32 id = s ? CAPUNS_BPF_LEARN_ID(s->flags) : 0;
+
+	if (!id)
+		return answer(0);
+	s->flags &= CAPUNS_BPF_STRICT_BITS;
+	bpf_map_delete_elem(&learn, &id);
+	return answer(0);
+}
+
+/* Was cap asked for (refused: and refused) under the caller's learn record? */
+static __always_inline int learn_is_set(const struct cred *c, unsigned long cap, int refused)
+{
+	struct capuns_bpf_cred *s = cred_state(c);
+	__u32 id = s ? CAPUNS_BPF_LEARN_ID(s->flags) : 0;
+	struct capuns_bpf_learn *rec;
+
+	if (!id)
+		return -ENOENT;
+	rec = bpf_map_lookup_elem(&learn, &id);
+	if (!rec)
+		return -ENOENT;
+	return answer(!!((refused ? rec->refused : rec->used) & cap_bit(cap)));
+}
+
 static __always_inline int extension_op(const struct cred *c, unsigned long op, unsigned long arg3)
 {
 	struct capuns_bpf_config *cfg;
@@ -1244,9 +1369,18 @@ static __always_inline int extension_op(const struct cred *c, unsigned long op, 
 		return arg3 ? -EINVAL : answer(CAPUNS_BPF_ABI_VERSION);
 	case CAPUNS_BPF_OP_STRICT_GET:
 		s = cred_state(c);
-		return arg3 ? -EINVAL : answer(s ? s->flags : 0);
+		return arg3 ? -EINVAL : answer(s ? s->flags & CAPUNS_BPF_STRICT_BITS : 0);
 	case CAPUNS_BPF_OP_STRICT_SET:
 		return strict_set(c, arg3);
+	case CAPUNS_BPF_OP_COMPLAIN_GET:
+		cfg = get_config();
+		return arg3 ? -EINVAL : answer(cfg ? !!*(volatile __u32 *)&cfg->complain : 0);
+	case CAPUNS_BPF_OP_COMPLAIN_SET:
+		return complain_set(c, arg3);
+	case CAPUNS_BPF_OP_LEARN_START:
+		return arg3 ? -EINVAL : learn_start(c);
+	case CAPUNS_BPF_OP_LEARN_STOP:
+		return arg3 ? -EINVAL : learn_stop(c);
 	}
 	if (!cap_valid(arg3))
 		return -EINVAL;
@@ -1259,6 +1393,10 @@ static __always_inline int extension_op(const struct cred *c, unsigned long op, 
 	case CAPUNS_BPF_OP_BOUND_IS_SET:
 		s = cred_state(c);
 		return answer(s ? !!(s->bound & cap_bit(arg3)) : 1);
+	case CAPUNS_BPF_OP_LEARN_USED:
+		return learn_is_set(c, arg3, 0);
+	case CAPUNS_BPF_OP_LEARN_REFUSED:
+		return learn_is_set(c, arg3, 1);
 	}
 	return -EINVAL;
 }
@@ -1428,7 +1566,7 @@ int capuns_tasks(struct bpf_iter__task *ctx)
 	d[0] = tup.nr;
 	d[1] = s ? s->userns : full_set();
 	d[2] = s ? s->bound : full_set();
-	d[3] = s ? s->flags : 0;
+	d[3] = s ? s->flags & CAPUNS_BPF_STRICT_BITS : 0;
 	bpf_seq_printf(seq, fmt, sizeof(fmt), d, sizeof(d));
 	return 0;
 }

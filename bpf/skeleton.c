@@ -66,7 +66,7 @@ static int setup_maps(struct capuns_bpf *skel, const struct capuns_bpf_load_opts
 		      const char *dir, bool *fresh)
 {
 	struct bpf_map *maps[] = { skel->maps.creds, skel->maps.config, skel->maps.events,
-				   skel->maps.quota };
+				   skel->maps.quota, skel->maps.learn };
 	__u32 pinned, creds;
 	int err;
 

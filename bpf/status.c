@@ -114,6 +114,7 @@ int capuns_bpf_status(struct capuns_bpf_status *st)
 	st->quota_refusals = cfg.quota_refusals;
 	st->limited_events = cfg.limited_events;
 	st->late_entries = cfg.late_entries;
+	st->complain = cfg.complain;
 	st->creds_per_uid = cfg.creds_per_uid;
 	st->recursion_misses = recursion_misses("capuns_userns_install");
 	fd = pins_open_map(PIN_DIR, CAPUNS_BPF_PIN_CREDS);

@@ -62,6 +62,8 @@ static void usage(FILE *f)
 		"       %s check-conf [--user NAME]... [FILE]\n"
 		"       %s bpf load|unload|status [OPTION...]\n"
 		"       %s monitor [--json]\n"
+		"       %s complain [on|off]\n"
+		"       %s learn [--for=NAME|@GROUP] [--] COMMAND [ARG...]\n"
 		"       %s --list-caps\n"
 		"       %s --help | -V | --version\n"
 		"\n"
@@ -70,7 +72,7 @@ static void usage(FILE *f)
 		"--keep=CAPS is the old name of --only=CAPS.\n"
 		"check-conf checks FILE (default " CAPUNS_CONF_DEFAULT ").\n"
 		"See capuns(1).\n",
-		prog, prog, prog, prog, prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -973,6 +975,142 @@ static int cmd_bpf(char **args)
 	return errno == ENOENT ? EXIT_EXEC_NOTFOUND : EXIT_EXEC_FAILED;
 }
 
+/* ---- capuns complain, capuns learn ------------------------------------- */
+
+/* What -EOPNOTSUPP means for these two: the kernel backend only enforces. */
+static int fail_audit(const char *what, int err)
+{
+	if (err == -EOPNOTSUPP) {
+		fprintf(stderr, "%s: %s: the kernel backend has no audit hook (the series only "
+				"enforces); this needs the BPF backend on a stock kernel\n",
+			prog, what);
+		return EXIT_FAILURE;
+	}
+	return fail(what, err);
+}
+
+/* capuns complain [on|off]: show or set the BPF backend's complain mode. */
+static int cmd_complain(int argc, char **argv)
+{
+	int r;
+
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return EXIT_SUCCESS;
+	}
+	if (argc > 2)
+		return usage_error("complain takes at most one argument, on or off");
+	if (argc == 2) {
+		if (strcmp(argv[1], "on") && strcmp(argv[1], "off"))
+			return usage_error("complain: '%s' is neither on nor off", argv[1]);
+		r = capuns_complain_set(!strcmp(argv[1], "on"));
+		if (r < 0)
+			return fail_audit("complain", r);
+	}
+	r = capuns_complain_get();
+	if (r < 0)
+		return fail_audit("complain", r);
+	printf("complain mode: %s\n", r ? "on (uses outside the sets are reported and allowed)"
+				       : "off (the sets are enforced)");
+	return EXIT_SUCCESS;
+}
+
+/* The set as capuns.conf writes it: names, or "none". */
+static int format_rule_set(capuns_set_t s, char *buf, size_t len)
+{
+	char name[64];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int cap = 0; cap <= capuns_cap_last(); cap++) {
+		int n;
+
+		if (!capuns_set_has(s, cap))
+			continue;
+		cap_name_or_number(cap, name, sizeof(name));
+		n = snprintf(buf + used, len - used, "%s%s", used ? "," : "", name);
+		if (n < 0 || (size_t)n >= len - used)
+			return -ENAMETOOLONG;
+		used += (size_t)n;
+	}
+	if (!used)
+		snprintf(buf, len, "none");
+	return 0;
+}
+
+/*
+ * capuns learn [--for=WHO] [--] COMMAND...: run COMMAND with a learn record
+ * (its capability checks in user namespaces are noted, none is changed)
+ * and print the capuns.conf rule that gives WHO (default: the caller)
+ * what it used.  Exits with COMMAND's status, 1 when learning failed.
+ */
+static int cmd_learn(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "for", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char who[256] = "", used_text[1024], refused_text[1024];
+	capuns_set_t used, refused;
+	int c, r, status, rc;
+	struct passwd *pw;
+	pid_t pid;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (!*optarg || strpbrk(optarg, " \t\n#,"))
+				return usage_error("--for: '%s' is not a user or @group", optarg);
+			snprintf(who, sizeof(who), "%s", optarg);
+			break;
+		default:
+			return help_or_usage_error(c);
+		}
+	}
+	if (optind >= argc)
+		return usage_error("learn needs a COMMAND to run");
+	if (!*who) {
+		pw = getpwuid(getuid());
+		if (!pw)
+			return fail("learn: who am I", errno ? -errno : -ENOENT);
+		snprintf(who, sizeof(who), "%s", pw->pw_name);
+	}
+	r = capuns_learn_start();
+	if (r < 0)
+		return fail_audit("learn", r);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		capuns_learn_stop();
+		return fail("learn: fork", r);
+	}
+	if (pid == 0)
+		_exit(run_command(argv + optind));
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			r = -errno;
+			capuns_learn_stop();
+			return fail("learn: waitpid", r);
+		}
+	r = capuns_learn_get(&used, &refused);
+	capuns_learn_stop();
+	if (r < 0)
+		return fail_audit("learn", r);
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (format_rule_set(used, used_text, sizeof(used_text)) ||
+	    format_rule_set(refused, refused_text, sizeof(refused_text)))
+		return fail("learn", -ENAMETOOLONG);
+	fprintf(stderr, "%s: learn: %s exited with status %d; capabilities asked for in user "
+			"namespaces: %s\n", prog, argv[optind], rc, used_text);
+	if (!capuns_set_equal(refused, capuns_set_empty()))
+		fprintf(stderr, "%s: learn: refused under the current sets (the command may "
+				"have failed for it): %s\n", prog, refused_text);
+	printf("%s\t%s\n", used_text, who);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 0 && argv[0] && *argv[0]) {
@@ -988,6 +1126,10 @@ int main(int argc, char **argv)
 		return cmd_check_conf(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "bpf") == 0)
 		return cmd_bpf(argv + 1);
+	if (argc > 1 && strcmp(argv[1], "complain") == 0)
+		return cmd_complain(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "learn") == 0)
+		return cmd_learn(argc - 1, argv + 1);
 	/* capuns monitor [--json] == capuns-bpf monitor [--json] */
 	if (argc > 1 && strcmp(argv[1], "monitor") == 0)
 		return cmd_bpf(argv);

@@ -42,7 +42,11 @@
 #include <errno.h>
 #endif
 
-/* Bumped whenever anything below changes meaning. */
+/*
+ * Bumped whenever anything below changes meaning.  Additions that older
+ * programs answer with EINVAL (an operation, a map, a field taken from
+ * "reserved") keep it: a reload over older programs keeps every state.
+ */
 #define CAPUNS_BPF_ABI_VERSION 2
 
 /* ---- prctl answer encoding -------------------------------------------- */
@@ -77,8 +81,39 @@
  */
 #define CAPUNS_BPF_OP_BOUND_IS_SET (CAPUNS_BPF_OP_BASE + 5)
 
+/*
+ * arg3 = 0.  Answers 1 when the backend is in complain mode: a use of a
+ * capability outside the set is reported (an event whose err is 0) and
+ * allowed.  Anyone may ask.
+ */
+#define CAPUNS_BPF_OP_COMPLAIN_GET (CAPUNS_BPF_OP_BASE + 6)
+/* arg3 = 0 or 1.  Leaves or enters complain mode; as MASK_LOWER: EPERM. */
+#define CAPUNS_BPF_OP_COMPLAIN_SET (CAPUNS_BPF_OP_BASE + 7)
+/*
+ * arg3 = 0.  Starts recording, for the caller's credentials and every
+ * credential copied from them (children, their namespaces, exec), which
+ * capabilities are asked for in user namespaces below the initial one:
+ * what capuns learn reports.  It records and changes no decision, so
+ * anyone may start it.  Restarting empties the record.
+ */
+#define CAPUNS_BPF_OP_LEARN_START (CAPUNS_BPF_OP_BASE + 8)
+/* arg3 = cap.  Answers 1 when the caller's record saw cap asked for. */
+#define CAPUNS_BPF_OP_LEARN_USED (CAPUNS_BPF_OP_BASE + 9)
+/* arg3 = cap.  Answers 1 when the caller's record saw cap refused. */
+#define CAPUNS_BPF_OP_LEARN_REFUSED (CAPUNS_BPF_OP_BASE + 10)
+/* arg3 = 0.  Stops recording for the caller and drops its record. */
+#define CAPUNS_BPF_OP_LEARN_STOP (CAPUNS_BPF_OP_BASE + 11)
+
 #define CAPUNS_BPF_STRICT 0x1 /* SECURE_USERNS_STRICT_CAPS */
 #define CAPUNS_BPF_STRICT_LOCKED 0x2 /* SECURE_USERNS_STRICT_CAPS_LOCKED */
+#define CAPUNS_BPF_STRICT_BITS (CAPUNS_BPF_STRICT | CAPUNS_BPF_STRICT_LOCKED)
+/*
+ * The learn record of a credential state, in the high bits of its flags:
+ * the thread group id of the task that started it (pid_max is at most
+ * 2^22), 0 for none.  Unlike the strict bits it survives namespace entry.
+ */
+#define CAPUNS_BPF_LEARN_SHIFT 8
+#define CAPUNS_BPF_LEARN_ID(flags) ((flags) >> CAPUNS_BPF_LEARN_SHIFT)
 
 #ifndef __bpf__
 /*
@@ -92,12 +127,18 @@ static inline int capuns_bpf_answer_max(unsigned long op)
 	case PR_CAP_USERNS_IS_SET:
 	case CAPUNS_BPF_OP_MASK_IS_SET:
 	case CAPUNS_BPF_OP_BOUND_IS_SET:
+	case CAPUNS_BPF_OP_COMPLAIN_GET:
+	case CAPUNS_BPF_OP_LEARN_USED:
+	case CAPUNS_BPF_OP_LEARN_REFUSED:
 		return 1;
 	case PR_CAP_USERNS_RAISE:
 	case PR_CAP_USERNS_LOWER:
 	case PR_CAP_USERNS_CLEAR_ALL:
 	case CAPUNS_BPF_OP_STRICT_SET:
 	case CAPUNS_BPF_OP_MASK_LOWER:
+	case CAPUNS_BPF_OP_COMPLAIN_SET:
+	case CAPUNS_BPF_OP_LEARN_START:
+	case CAPUNS_BPF_OP_LEARN_STOP:
 		return 0;
 	case CAPUNS_BPF_OP_STRICT_GET:
 		return CAPUNS_BPF_STRICT | CAPUNS_BPF_STRICT_LOCKED;
@@ -163,7 +204,13 @@ struct capuns_bpf_config {
 	__u64 limited_events; /* events dropped: the uid's rate limit */
 	__u64 late_entries; /* namespace entries applied late (fexit skipped) */
 	__u32 creds_per_uid; /* quota: credential entries one uid may hold */
-	__u32 reserved;
+	__u32 complain; /* 1: complain mode (CAPUNS_BPF_OP_COMPLAIN_SET) */
+};
+
+/* Value of the "learn" map, keyed by learn id (CAPUNS_BPF_LEARN_ID). */
+struct capuns_bpf_learn {
+	__u64 used; /* capabilities asked for in a user namespace */
+	__u64 refused; /* ... of which refused (or, in complain mode, would be) */
 };
 
 /* Reasons of an event. */
@@ -194,7 +241,7 @@ struct capuns_bpf_event {
 	__u32 depth; /* user namespace level of the task's credentials */
 	__u32 target_depth; /* level of the namespace the check was against */
 	__u32 reason; /* enum capuns_bpf_reason */
-	__s32 err; /* error the task received (negative errno) */
+	__s32 err; /* error the task received (negative errno); 0: complain mode let it pass */
 	char comm[16];
 };
 
@@ -204,6 +251,7 @@ struct capuns_bpf_event {
 #define CAPUNS_BPF_PIN_EVENTS "events"
 /* actor (a uid, or a root-owned namespace) -> its credential entries (quota) */
 #define CAPUNS_BPF_PIN_QUOTA "quota"
+#define CAPUNS_BPF_PIN_LEARN "learn"
 #define CAPUNS_BPF_PIN_LINKS "links"
 /* Task iterator, world-readable: "tid pU bound strict" per visible thread. */
 #define CAPUNS_BPF_PIN_TASKS "tasks"

@@ -296,6 +296,31 @@ struct capuns_task_caps {
  */
 CAPUNS_API int capuns_task_caps(pid_t pid, struct capuns_task_caps *caps);
 
+/* ---- Complain mode and learning (BPF backend) ---------------------------- */
+
+/*
+ * Complain mode, system-wide: a use of a capability outside the set of
+ * the namespace it is used in is reported (capuns monitor, the journal)
+ * and allowed.  capuns_complain_get() answers 1 or 0; setting it needs
+ * CAP_SYS_ADMIN in the initial namespace (-EPERM).  -EOPNOTSUPP on the
+ * kernel backend: the series has no audit hook, it only enforces.
+ */
+CAPUNS_API int capuns_complain_get(void);
+CAPUNS_API int capuns_complain_set(bool on);
+
+/*
+ * Learn records: from capuns_learn_start() on, the calling process and
+ * everything it starts (children, their namespaces, exec) record which
+ * capabilities they ask for in user namespaces below the initial one,
+ * and which of those were refused.  Recording changes no decision, so no
+ * privilege is needed.  capuns_learn_get() reads the record (-ENOENT when
+ * none is running), capuns_learn_stop() ends and drops it.  -EOPNOTSUPP
+ * on the kernel backend, as above.
+ */
+CAPUNS_API int capuns_learn_start(void);
+CAPUNS_API int capuns_learn_get(capuns_set_t *used, capuns_set_t *refused);
+CAPUNS_API int capuns_learn_stop(void);
+
 /* ---- Errors ------------------------------------------------------------ */
 
 /* A message for any error code of this library (negative or positive). */

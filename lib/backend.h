@@ -124,6 +124,16 @@ struct capuns_backend {
 	 * backend's equivalent; CAPUNS_ENOBACKEND when there is none.
 	 */
 	int mask_cap;
+
+	/*
+	 * Complain mode and learn records (capuns.h).  NULL where the
+	 * mechanism has none: the kernel series has no audit hook.
+	 */
+	int (*complain_get)(void);
+	int (*complain_set)(bool on);
+	int (*learn_start)(void);
+	int (*learn_get)(uint64_t *used, uint64_t *refused);
+	int (*learn_stop)(void);
 };
 
 /* The three backends; detection order is kernel, bpf, none. */

@@ -215,6 +215,33 @@ static int bpf_mask_drop(uint64_t caps_to_drop)
 	return 0;
 }
 
+static int bpf_complain_get(void)
+{
+	return bpf_call(CAPUNS_BPF_OP_COMPLAIN_GET, 0);
+}
+
+static int bpf_complain_set(bool on)
+{
+	return bpf_call(CAPUNS_BPF_OP_COMPLAIN_SET, on);
+}
+
+static int bpf_learn_start(void)
+{
+	return bpf_call(CAPUNS_BPF_OP_LEARN_START, 0);
+}
+
+static int bpf_learn_get(uint64_t *used, uint64_t *refused)
+{
+	int err = read_set(CAPUNS_BPF_OP_LEARN_USED, used);
+
+	return err ? err : read_set(CAPUNS_BPF_OP_LEARN_REFUSED, refused);
+}
+
+static int bpf_learn_stop(void)
+{
+	return bpf_call(CAPUNS_BPF_OP_LEARN_STOP, 0);
+}
+
 const struct capuns_backend capuns_backend_bpf = {
 	.name = "bpf",
 	.probe = bpf_probe,
@@ -227,4 +254,9 @@ const struct capuns_backend capuns_backend_bpf = {
 	.mask_get = bpf_mask_get,
 	.mask_drop = bpf_mask_drop,
 	.mask_cap = CAP_SYS_ADMIN, /* a stock kernel has no CAP_SYS_CONTROL */
+	.complain_get = bpf_complain_get,
+	.complain_set = bpf_complain_set,
+	.learn_start = bpf_learn_start,
+	.learn_get = bpf_learn_get,
+	.learn_stop = bpf_learn_stop,
 };

@@ -329,6 +329,58 @@ int capuns_mask_cap(void)
 	return capuns_backend()->mask_cap;
 }
 
+/* An operation the backend in use lacks: there is none, or it cannot. */
+static int lacking(const struct capuns_backend *b)
+{
+	return b == &capuns_backend_none ? CAPUNS_ENOBACKEND : -EOPNOTSUPP;
+}
+
+int capuns_complain_get(void)
+{
+	const struct capuns_backend *b = capuns_backend();
+
+	return b->complain_get ? b->complain_get() : lacking(b);
+}
+
+int capuns_complain_set(bool on)
+{
+	const struct capuns_backend *b = capuns_backend();
+
+	return b->complain_set ? b->complain_set(on) : lacking(b);
+}
+
+int capuns_learn_start(void)
+{
+	const struct capuns_backend *b = capuns_backend();
+
+	return b->learn_start ? b->learn_start() : lacking(b);
+}
+
+int capuns_learn_get(capuns_set_t *used, capuns_set_t *refused)
+{
+	const struct capuns_backend *b = capuns_backend();
+	uint64_t u, r;
+	int err;
+
+	if (!used || !refused)
+		return -EINVAL;
+	if (!b->learn_get)
+		return lacking(b);
+	err = b->learn_get(&u, &r);
+	if (err)
+		return err;
+	*used = capuns_set_of(u);
+	*refused = capuns_set_of(r);
+	return 0;
+}
+
+int capuns_learn_stop(void)
+{
+	const struct capuns_backend *b = capuns_backend();
+
+	return b->learn_stop ? b->learn_stop() : lacking(b);
+}
+
 const char *capuns_strerror(int err)
 {
 	const char *s;
