@@ -246,6 +246,16 @@ stage_reboot() {
 	systemctl restart capuns-bpf.service
 	check_fails "systemctl restart does not lift the policy (stop does not unload)" \
 		login alice "$NET_ADMIN_PROBE"
+	expect_match "ExecStop= logged that the backend stays loaded" \
+		"$(journalctl -b -u capuns-bpf.service -o cat)" 'BPF backend stays loaded'
+	local level
+	level=$(systemd-analyze security --no-pager capuns-bpf.service 2>&1 |
+		sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+	if [ -n "$level" ] && awk -v l="$level" 'BEGIN { exit !(l <= 2.5) }'; then
+		ok "the hardened unit loaded the backend; systemd-analyze security: $level (9.5 unhardened)"
+	else
+		not_ok "systemd-analyze security capuns-bpf.service: '$level' (limit 2.5)"
+	fi
 }
 
 stage_patched() {
@@ -277,6 +287,8 @@ stage_nobpf() {
 	check "capuns-bpf.service failed" systemctl -q is-failed capuns-bpf.service
 	msg=$(journalctl -b -u capuns-bpf.service -o cat)
 	expect_match "the unit names the boot argument to add (lsm=$lsm,bpf)" "$msg" "lsm=$lsm,bpf"
+	expect_match "... at error priority (journalctl -p err)" \
+		"$(journalctl -b -u capuns-bpf.service -p err -o cat)" "lsm=$lsm,bpf"
 	check_fails "a restricted login fails closed without a backend (su -l alice)" \
 		login alice true
 	# What a login that no rule restricts does without a backend depends on

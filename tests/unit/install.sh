@@ -66,7 +66,7 @@ for f in b/capuns sb/capuns-bpf l/libcapuns.so.$version l/libcapuns.so.0 l/libca
 done
 if grep -q "ExecStart=/opt/cu/le/capuns/capuns-boot start" "$dest/opt/cu/unit/capuns-bpf.service" &&
 	grep -q "^capuns_bpf=/opt/cu/sb/capuns-bpf" "$dest/opt/cu/le/capuns/capuns-boot" &&
-	! grep -q @ "$dest/opt/cu/unit/capuns-bpf.service" "$dest/opt/cu/le/capuns/capuns-boot"; then
+	! grep -qE '@[A-Z_]+@' "$dest/opt/cu/unit/capuns-bpf.service" "$dest/opt/cu/le/capuns/capuns-boot"; then
 	ok "the unit and its script name the installed paths"
 else
 	not_ok "the unit and its script name the installed paths"

@@ -2,8 +2,9 @@
 # capuns-boot, what capuns-bpf.service runs, on the host with stand-in
 # /proc and securityfs files: a kernel with the series loads nothing and
 # succeeds; an LSM list without bpf fails and names the lsm= argument to
-# add; an unreadable list fails; anything but start|reload is a usage
-# error. (The system test runs it for real at boot.)
+# add; an unreadable list fails; anything but start|reload|stop is a
+# usage error (stop: tests/unit/system-unit.sh). (The system test runs it
+# for real at boot.)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/tests/guest/tap.sh"
@@ -32,7 +33,7 @@ out=$(CAPUNS_STATUS_FILE=$tmp/stock-status CAPUNS_LSM_FILE=$tmp/missing "$boot" 
 expect_eq "an unreadable LSM list: start fails" "$rc" 1
 expect_match "and says why" "$out" "cannot read"
 
-for a in "" stop bogus; do
+for a in "" bogus start-now; do
 	# shellcheck disable=SC2086
 	"$boot" $a >/dev/null 2>&1; rc=$?
 	expect_eq "capuns-boot '$a': usage error" "$rc" 2

@@ -87,3 +87,5 @@ UNIT_TESTS += tests/unit/bash-completion.sh
 tests/unit/bash-completion.sh: $(B)/capuns system/capuns.bash-completion
 UNIT_TESTS += tests/unit/system-boot.sh
 tests/unit/system-boot.sh: all
+UNIT_TESTS += tests/unit/system-unit.sh
+tests/unit/system-unit.sh: all
