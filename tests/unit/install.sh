@@ -36,9 +36,9 @@ missing=$(printf '%s\n' "$compiles" | grep -vF -- '-Iinclude' || true)
 if [ -z "$missing" ]; then ok "the project's own CPPFLAGS stay with user CPPFLAGS"; else
 	not_ok "user CPPFLAGS replaced the project's"; printf '%s\n' "$missing" | sed 's/^/#   /' | head; fi
 # -Werror only in the test builds: not in `make all` (what install builds).
-werror=$(dry_make -C "$root" -n -B B="$tmp/dry" all 2>&1 | grep -E '^(gcc|cc) .*\.c( |$)' | grep -c -- '-Werror')
+werror=$(dry_make -C "$root" -n -B B="$tmp/dry" all 2>&1 | grep -E '^(gcc|cc) .*\.c( |$)' | grep -cE -- '-Werror( |$)')
 expect_eq "no -Werror in make all (installation build)" "$werror" 0
-werror=$(dry_make -C "$root" -n -B B="$tmp/dry" unit 2>&1 | grep -E '^(gcc|cc) .*\.c( |$)' | grep -vc -- '-Werror')
+werror=$(dry_make -C "$root" -n -B B="$tmp/dry" unit 2>&1 | grep -E '^(gcc|cc) .*\.c( |$)' | grep -vcE -- '-Werror( |$)')
 expect_eq "-Werror on every compile of make unit" "$werror" 0
 # A real build with Debian's hardening flags (the library and the CLI).
 if make -s -C "$root" B="$tmp/fortify" CPPFLAGS="-D_FORTIFY_SOURCE=2" \
