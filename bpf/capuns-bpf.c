@@ -10,10 +10,17 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <fcntl.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "c.h"
 #include "capuns-bpf.h"
@@ -28,7 +35,7 @@ static void usage(FILE *out)
 	      "                       [--ringbuf=BYTES] [--verbose] [--btf=FILE]\n"
 	      "       capuns-bpf unload\n"
 	      "       capuns-bpf status [--json]\n"
-	      "       capuns-bpf monitor [--json] [--backlog] [--count=N] [--timeout=SECONDS]\n"
+	      "       capuns-bpf monitor [--json|--journal] [--backlog] [--count=N] [--timeout=SECONDS]\n"
 	      "       capuns-bpf -h|--help\n"
 	      "       capuns-bpf -V|--version\n"
 	      "See capuns-bpf(8).\n",
@@ -248,23 +255,178 @@ static void say_ready(void *arg)
 	fputs("capuns-bpf: monitoring\n", stderr);
 }
 
-static int cmd_monitor(struct capuns_bpf_monitor_opts *mon, bool json)
+/*
+ * monitor --journal, what capuns-log.service runs: one line per event on
+ * stdout, which systemd connects to the journal.  The "<N>" prefix sets
+ * the priority (sd-daemon(3)): a refusal for want of room is an error, a
+ * denial by the rules a warning, a use complain mode let pass a notice.
+ * The unit's identifier is "capuns" (journalctl -t capuns).
+ */
+static int event_priority(const struct capuns_bpf_event *ev)
+{
+	if (ev->err == 0)
+		return LOG_NOTICE;
+	return ev->reason == CAPUNS_BPF_DENY_CAP || ev->reason == CAPUNS_BPF_DENY_PTRACE
+		       ? LOG_WARNING : LOG_ERR;
+}
+
+/* The systemd unit of pid, from its cgroup path (its last component), or "-". */
+static void unit_of(__u32 pid, char *buf, size_t len)
+{
+	char path[64], line[512], *slash;
+	FILE *f;
+
+	snprintf(buf, len, "-");
+	snprintf(path, sizeof(path), "/proc/%u/cgroup", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return; /* gone already: the event still says who */
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::/", 4))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		slash = strrchr(line, '/');
+		if (slash && slash[1])
+			snprintf(buf, len, "%s", slash + 1);
+		break;
+	}
+	fclose(f);
+}
+
+static void journal_event(const struct capuns_bpf_event *ev, void *arg)
+{
+	char cap[64] = "-", comm[sizeof(ev->comm) + 1], user[64], unit[256];
+	const struct passwd *pw = getpwuid(ev->uid);
+
+	(void)arg;
+	if (ev->cap >= 0)
+		cap_name(ev->cap, cap, sizeof(cap));
+	memcpy(comm, ev->comm, sizeof(ev->comm));
+	comm[sizeof(ev->comm)] = '\0';
+	snprintf(user, sizeof(user), "%s", pw ? pw->pw_name : "?");
+	unit_of(ev->tgid, unit, sizeof(unit));
+	printf("<%d>%s: %s pid %u (%s) uid %u (%s) unit %s, namespace depth %u, target depth %u: %s\n",
+	       event_priority(ev), ev->err ? reason_name(ev->reason) : "complain",
+	       ev->cap >= 0 ? cap : "-", ev->tgid, comm, ev->uid, user, unit, ev->depth,
+	       ev->target_depth, ev->err ? strerror(-ev->err) : "allowed (complain mode)");
+	fflush(stdout);
+}
+
+/*
+ * The backend rate-limits events per uid and counts what it did not send;
+ * every 10 s the counts that grew are logged, so that a flood costs lines,
+ * never the knowledge that it happened.
+ */
+struct journal_counts {
+	time_t next;
+	uint64_t limited, lost;
+	bool known;
+};
+
+static void journal_counts(void *arg)
+{
+	struct journal_counts *c = arg;
+	struct capuns_bpf_status st;
+	time_t now = time(NULL);
+
+	if (now < c->next)
+		return;
+	c->next = now + 10;
+	if (capuns_bpf_status(&st) && !st.abi)
+		return;
+	if (c->known && (st.limited_events > c->limited || st.lost_events > c->lost)) {
+		printf("<%d>events not logged in the last 10 s: %llu over a uid's rate limit, "
+		       "%llu with the ring buffer full (totals %llu and %llu; denials %llu)\n",
+		       LOG_WARNING, (unsigned long long)(st.limited_events - c->limited),
+		       (unsigned long long)(st.lost_events - c->lost),
+		       (unsigned long long)st.limited_events, (unsigned long long)st.lost_events,
+		       (unsigned long long)st.denials);
+		fflush(stdout);
+	}
+	c->limited = st.limited_events;
+	c->lost = st.lost_events;
+	c->known = true;
+}
+
+/*
+ * The ring buffer has one reader: whoever consumes an event takes it from
+ * the others.  The journal writer holds this lock while it runs, and a
+ * live monitor then follows the journal instead of competing with it.
+ */
+#define JOURNAL_LOCK "/run/capuns-log.lock"
+
+static int journal_lock(void)
+{
+	int fd = open(JOURNAL_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		fprintf(stderr, "capuns-bpf: %s: %s (another journal writer runs?)\n",
+			JOURNAL_LOCK, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static bool journal_writer_runs(void)
+{
+	int fd = open(JOURNAL_LOCK, O_RDONLY | O_CLOEXEC);
+	bool held;
+
+	if (fd < 0)
+		return false;
+	held = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+	close(fd);
+	return held;
+}
+
+static int follow_journal(bool json)
+{
+	char *argv[] = { "journalctl", "--follow", "--lines=0", "--identifier=capuns",
+			 json ? "--output=json" : "--output=short-precise", NULL };
+
+	fputs("capuns-bpf: capuns-log.service writes the events to the journal; "
+	      "following it (journalctl -t capuns)\n", stderr);
+	execvp(argv[0], argv);
+	fprintf(stderr, "capuns-bpf: cannot run journalctl: %s\n", strerror(errno));
+	return 1;
+}
+
+static int cmd_monitor(struct capuns_bpf_monitor_opts *mon, bool json, bool journal)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct journal_counts counts = { 0 };
+	int lock = -1, r;
 
+	if (journal) {
+		lock = journal_lock();
+		if (lock < 0)
+			return 1;
+		mon->on_event = journal_event;
+		mon->idle = journal_counts;
+		mon->arg = &counts;
+	} else {
+		if (!mon->max_events && !mon->timeout_ms && journal_writer_runs())
+			return follow_journal(json);
+		mon->on_event = print_event;
+		mon->ready = say_ready;
+		mon->arg = &json;
+	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	mon->on_event = print_event;
-	mon->ready = say_ready;
-	mon->arg = &json;
 	mon->stop = &monitor_stop;
-	return capuns_bpf_monitor(mon) < 0 ? 1 : 0;
+	r = capuns_bpf_monitor(mon) < 0 ? 1 : 0;
+	if (lock >= 0)
+		close(lock);
+	return r;
 }
 
 /* ---- command line ------------------------------------------------------- */
 
 enum { OPT_RELOAD = 1, OPT_MAX_CREDS, OPT_PER_UID, OPT_RINGBUF, OPT_VERBOSE, OPT_JSON,
-       OPT_BACKLOG, OPT_COUNT, OPT_TIMEOUT, OPT_BTF, OPT_HELP = 'h', OPT_VERSION = 'V' };
+       OPT_BACKLOG, OPT_COUNT, OPT_TIMEOUT, OPT_BTF, OPT_JOURNAL, OPT_HELP = 'h',
+       OPT_VERSION = 'V' };
 
 static const struct option options[] = {
 	{ "reload", no_argument, NULL, OPT_RELOAD },
@@ -277,6 +439,7 @@ static const struct option options[] = {
 	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "btf", required_argument, NULL, OPT_BTF },
+	{ "journal", no_argument, NULL, OPT_JOURNAL },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ 0 },
@@ -295,7 +458,7 @@ static const struct command {
 	{ "unload", 0 },
 	{ "status", OPT_BIT(OPT_JSON) },
 	{ "monitor", OPT_BIT(OPT_JSON) | OPT_BIT(OPT_BACKLOG) | OPT_BIT(OPT_COUNT) |
-		     OPT_BIT(OPT_TIMEOUT) },
+		     OPT_BIT(OPT_TIMEOUT) | OPT_BIT(OPT_JOURNAL) },
 };
 
 static const struct command *find_command(const char *name)
@@ -320,7 +483,7 @@ int main(int argc, char **argv)
 	struct capuns_bpf_monitor_opts mon = { 0 };
 	struct capuns_bpf_load_opts load = { 0 };
 	const char *cmd;
-	bool json = false;
+	bool json = false, journal = false;
 	unsigned long v;
 	int opt, err;
 
@@ -345,7 +508,7 @@ int main(int argc, char **argv)
 	}
 	optind = 2;
 	while ((opt = getopt_long(argc, argv, "hV", options, NULL)) != -1) {
-		if (opt >= OPT_RELOAD && opt <= OPT_BTF && !(command->options & OPT_BIT(opt))) {
+		if (opt >= OPT_RELOAD && opt <= OPT_JOURNAL && !(command->options & OPT_BIT(opt))) {
 			fprintf(stderr, "capuns-bpf: --%s does not apply to %s\n",
 				option_name(opt), cmd);
 			usage(stderr);
@@ -356,6 +519,7 @@ int main(int argc, char **argv)
 		case OPT_VERBOSE: load.verbose = true; break;
 		case OPT_BTF: load.btf_path = optarg; break;
 		case OPT_JSON: json = true; break;
+		case OPT_JOURNAL: journal = true; break;
 		case OPT_BACKLOG: mon.backlog = true; break;
 		case OPT_MAX_CREDS:
 		case OPT_PER_UID:
@@ -384,7 +548,7 @@ int main(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind != argc) {
+	if (optind != argc || (json && journal)) {
 		usage(stderr);
 		return 2;
 	}
@@ -402,5 +566,5 @@ int main(int argc, char **argv)
 		return capuns_bpf_unload() ? 1 : 0;
 	if (!strcmp(cmd, "status"))
 		return cmd_status(json);
-	return cmd_monitor(&mon, json);
+	return cmd_monitor(&mon, json, journal);
 }

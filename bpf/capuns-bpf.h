@@ -107,6 +107,8 @@ struct capuns_bpf_monitor_opts {
 	void (*on_event)(const struct capuns_bpf_event *ev, void *arg);
 	/* Called once the ring buffer is open (e.g. to say "ready"); may be NULL. */
 	void (*ready)(void *arg);
+	/* Called after every wait for events (at least every 100 ms); may be NULL. */
+	void (*idle)(void *arg);
 	void *arg;
 	/* Checked at least every 100 ms; the caller's signal handler sets it. May be NULL. */
 	volatile sig_atomic_t *stop;

@@ -192,6 +192,8 @@ int capuns_bpf_monitor(const struct capuns_bpf_monitor_opts *opts)
 			break;
 		}
 		err = 0;
+		if (opts->idle)
+			opts->idle(opts->arg);
 		if (deadline && monotonic_ns() >= deadline)
 			break;
 	}

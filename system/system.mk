@@ -50,6 +50,7 @@ install: all
 	$(SYSTEM_SUBST) system/capuns-boot.in >$(DESTDIR)$(LIBEXECDIR)/capuns/capuns-boot
 	chmod 0755 $(DESTDIR)$(LIBEXECDIR)/capuns/capuns-boot
 	$(SYSTEM_SUBST) system/capuns-bpf.service.in >$(DESTDIR)$(UNITDIR)/capuns-bpf.service
+	$(SYSTEM_SUBST) system/capuns-log.service.in >$(DESTDIR)$(UNITDIR)/capuns-log.service
 	install -m 0644 system/pam-config $(DESTDIR)$(PAMCONFIGDIR)/capuns
 	install -D -m 0644 system/capuns.bash-completion \
 		$(DESTDIR)$(BASHCOMPDIR)/capuns
@@ -68,7 +69,7 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libcapuns.so $(DESTDIR)$(LIBDIR)/libcapuns.a \
 		$(DESTDIR)$(PKGCONFIGDIR)/libcapuns.pc $(DESTDIR)$(INCLUDEDIR)/capuns.h \
 		$(DESTDIR)$(PAMDIR)/pam_capuns.so $(DESTDIR)$(LIBEXECDIR)/capuns/capuns-boot \
-		$(DESTDIR)$(UNITDIR)/capuns-bpf.service $(DESTDIR)$(PAMCONFIGDIR)/capuns \
-		$(DESTDIR)$(BASHCOMPDIR)/capuns \
+		$(DESTDIR)$(UNITDIR)/capuns-bpf.service $(DESTDIR)$(UNITDIR)/capuns-log.service \
+		$(DESTDIR)$(PAMCONFIGDIR)/capuns $(DESTDIR)$(BASHCOMPDIR)/capuns \
 		$(foreach p,$(MAN_BUILT),$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
 	-rmdir $(DESTDIR)$(LIBEXECDIR)/capuns
