@@ -2,7 +2,8 @@
 # capuns-bpf.service as installed: its hardening, measured by systemd's
 # own yardstick (systemd-analyze security, offline), stays under a limit;
 # stopping it says the backend stays loaded; unit errors reach the journal
-# at error priority (capuns-boot's "<3>" prefix under JOURNAL_STREAM).
+# at error priority (capuns-boot's "<3>" prefix under JOURNAL_STREAM); a
+# bad CAPUNS_MODE fails the unit.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/tests/guest/tap.sh"
@@ -48,4 +49,10 @@ printf 'Name:\tx\nCapUNs:\t000001ffffffffff\n' >"$tmp/patched-status"
 out=$(CAPUNS_STATUS_FILE=$tmp/patched-status "$boot" stop 2>&1); rc=$?
 expect_eq "stop on a kernel with the series: exit 0" "$rc" 0
 expect_match "and says the kernel keeps enforcing" "$out" 'stays enforced by the kernel'
+out=$(CAPUNS_STATUS_FILE=$tmp/patched-status CAPUNS_MODE=bogus "$boot" start 2>&1); rc=$?
+expect_eq "CAPUNS_MODE=bogus: start fails" "$rc" 1
+expect_match "... and names the two modes" "$out" "CAPUNS_MODE='bogus'.*enforce or complain"
+out=$(CAPUNS_STATUS_FILE=$tmp/patched-status CAPUNS_MODE=complain "$boot" start 2>&1); rc=$?
+expect_eq "CAPUNS_MODE=complain on a kernel with the series: start fails" "$rc" 1
+expect_match "... the kernel backend has no complain mode" "$out" "no complain mode"
 done_testing
