@@ -72,6 +72,7 @@ INCLUDEDIR  ?= $(PREFIX)/include
 DATADIR     ?= $(PREFIX)/share
 MANDIR      ?= $(DATADIR)/man
 DOCDIR      ?= $(DATADIR)/doc/capuns
+DOCDIR      ?= $(DATADIR)/doc/capuns
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 # PAM looks for modules by name only in its own directory; under another
 # PREFIX, name the module by its full path in /etc/pam.d.

@@ -13,6 +13,9 @@ SYSTEM_SUBST = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SBINDIR@|$(SBINDIR)|g' \
 		   -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 		   -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g'
 
+# What an administrator reads beside the man pages, in DOCDIR.
+SYSTEM_DOCS := README.md docs/rules.md docs/cli-and-bpf-backend.md
+
 # Man pages: the .TH line carries the version of the file VERSION.
 MAN_PAGES := $(wildcard man/*.[0-9])
 MAN_BUILT := $(addprefix $(B)/man/,$(notdir $(MAN_PAGES)))
@@ -51,6 +54,8 @@ install: all
 	chmod 0755 $(DESTDIR)$(LIBEXECDIR)/capuns/capuns-boot
 	$(SYSTEM_SUBST) system/capuns-bpf.service.in >$(DESTDIR)$(UNITDIR)/capuns-bpf.service
 	$(SYSTEM_SUBST) system/capuns-log.service.in >$(DESTDIR)$(UNITDIR)/capuns-log.service
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 0644 $(SYSTEM_DOCS) $(DESTDIR)$(DOCDIR)/
 	install -m 0644 system/pam-config $(DESTDIR)$(PAMCONFIGDIR)/capuns
 	install -D -m 0644 system/capuns.bash-completion \
 		$(DESTDIR)$(BASHCOMPDIR)/capuns
@@ -71,5 +76,6 @@ uninstall:
 		$(DESTDIR)$(PAMDIR)/pam_capuns.so $(DESTDIR)$(LIBEXECDIR)/capuns/capuns-boot \
 		$(DESTDIR)$(UNITDIR)/capuns-bpf.service $(DESTDIR)$(UNITDIR)/capuns-log.service \
 		$(DESTDIR)$(PAMCONFIGDIR)/capuns $(DESTDIR)$(BASHCOMPDIR)/capuns \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(SYSTEM_DOCS))) \
 		$(foreach p,$(MAN_BUILT),$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
-	-rmdir $(DESTDIR)$(LIBEXECDIR)/capuns
+	-rmdir $(DESTDIR)$(LIBEXECDIR)/capuns $(DESTDIR)$(DOCDIR)
