@@ -65,6 +65,9 @@ refused() {
 	fi
 }
 
+# bwrap as a build sandbox runs it: user, mount, pid and net namespaces.
+BWRAP='bwrap --unshare-user --unshare-pid --unshare-net --ro-bind / / --proc /proc --dev /dev true'
+
 user_manager_pid() { systemctl show -p MainPID --value "user@$(id -u "$1").service"; }
 
 # The policy of this test: developers (alice) lose CAP_NET_ADMIN in every
@@ -152,6 +155,96 @@ check_policy() {
 	wait "$first_alice" "$first_bob" 2>/dev/null
 }
 
+# The BPF backend's events in the journal (capuns-log.service), complain
+# mode from /etc/default/capuns, and capuns learn, as an administrator
+# tries a rule: first in complain mode, then learned, then enforced.
+check_journal_complain_learn() {
+	local out rule
+	check "capuns-log.service is active (enabled by the package)" \
+		systemctl -q is-active capuns-log.service
+	login alice "$NET_ADMIN_PROBE" >/dev/null 2>&1
+	sleep 2
+	expect_match "a refusal reaches the journal: journalctl -t capuns -p warning" \
+		"$(journalctl -b -t capuns -p warning -o cat)" \
+		'^cap-denied: cap_net_admin pid [0-9]+ \(ip\) uid 1000 \(alice\) unit [^ ]+, namespace depth 1'
+
+	# A rule that would break bwrap, tried in complain mode first.
+	printf '!cap_net_admin,!cap_sys_admin\t@developers\n' >"$conf"
+	check_fails "enforced: the rule breaks alice's bwrap" login alice "$BWRAP"
+	sed -i 's/^CAPUNS_MODE=.*/CAPUNS_MODE=complain/' /etc/default/capuns
+	check "CAPUNS_MODE=complain, systemctl reload capuns-bpf" systemctl reload capuns-bpf.service
+	expect_match "capuns complain says on" "$(capuns complain)" '^complain mode: on'
+	check "complain mode: alice's bwrap works under that rule" login alice "$BWRAP"
+	sleep 2
+	expect_match "... and the journal names what would have been refused (notice)" \
+		"$(journalctl -b -t capuns -p notice -o cat | grep '^complain: ')" \
+		'^complain: cap_sys_admin pid [0-9]+ \(bwrap\) uid 1000 \(alice\).*allowed \(complain mode\)'
+	sed -i 's/^CAPUNS_MODE=.*/CAPUNS_MODE=enforce/' /etc/default/capuns
+	check "CAPUNS_MODE=enforce, systemctl reload capuns-bpf" systemctl reload capuns-bpf.service
+	check_fails "enforced again: refused" login alice "$BWRAP"
+
+	# What bwrap needs, learned from bob (no rule), then his rule.
+	out=$(login bob "capuns learn -- $BWRAP" 2>/dev/null)
+	expect_match "capuns learn -- bwrap ... (bob) prints a rule for bob" "$out" \
+		"^cap_[a-z_,]*cap_sys_admin[a-z_,]*$(printf '\t')bob\$"
+	rule=${out%%$'\t'*}
+	printf '%s\tbob\n' "$rule" >"$conf"
+	check "capuns check-conf accepts the learned rule" capuns check-conf
+	check "bob's bwrap works under the learned rule (a fresh login)" login bob "$BWRAP"
+	check_fails "... and what it did not learn is refused (chroot: cap_sys_chroot)" \
+		login bob "unshare -r /usr/sbin/chroot / true"
+	write_policy
+}
+
+# check-conf on a booted system: the lockout cases it refuses.
+check_conf_lockout() {
+	local out rc
+	printf '!cap_net_admin\t*\n' >/tmp/lockout.conf
+	out=$(capuns check-conf /tmp/lockout.conf 2>&1); rc=$?
+	expect_eq "check-conf: a rule for * with the backend loaded and the unit enabled: exit 0" "$rc" 0
+	expect_match "... with a warning that it matches root" "$out" 'root'
+	systemctl disable -q capuns-bpf.service
+	capuns check-conf /tmp/lockout.conf >/dev/null 2>&1; rc=$?
+	expect_eq "check-conf: the unit disabled (gone after a reboot): exit 4" "$rc" 4
+	systemctl enable -q capuns-bpf.service
+}
+
+# Daemons that never pass through a login: a root service restricted by
+# a drop-in, and User= services with PAMName= (pam_capuns' rule). The
+# probe runs as the service itself; bob has no rule.
+check_services() {
+	local what=$1 unit=/etc/systemd/system u secure=
+	[ "$what" = patched ] && secure='SecureBits=keep-caps'
+	printf '[Service]\nType=oneshot\nExecStart=/bin/sh -c %s\n' "'$NET_ADMIN_PROBE'" \
+		>"$unit/capuns-demo.service"
+	systemctl daemon-reload
+	check "$what: control: a root service uses CAP_NET_ADMIN in a new namespace" \
+		systemctl start capuns-demo.service
+	mkdir -p "$unit/capuns-demo.service.d"
+	printf '[Service]\nExecStart=\nExecStart=/usr/bin/capuns --drop=cap_net_admin --strict=lock -- /bin/sh -c %s\n' \
+		"'$NET_ADMIN_PROBE'" >"$unit/capuns-demo.service.d/capuns.conf"
+	systemctl daemon-reload
+	check_fails "$what: with the drop-in (capuns --drop=cap_net_admin --strict=lock --) it is refused" \
+		systemctl start capuns-demo.service
+	for u in alice bob; do
+		printf '[Service]\nType=oneshot\nUser=%s\nPAMName=login\n%s\nExecStart=/bin/sh -c %s\n' \
+			"$u" "$secure" "'$NET_ADMIN_PROBE'" >"$unit/capuns-$u.service"
+	done
+	systemctl daemon-reload
+	check_fails "$what: User=alice, PAMName=login ${secure:-(no SecureBits=)}: refused (her rule)" \
+		systemctl start capuns-alice.service
+	journalctl -b -u capuns-alice.service -o cat | tail -3 | sed 's/^/#   /'
+	# The kernel backend's strict bit is a securebit, locked by pam_capuns:
+	# systemd's later write of SecureBits= fails, and the unit with it.
+	[ "$what" = patched ] && expect_match "$what: ... it does not start: SecureBits= meets the locked strict bit" \
+		"$(journalctl -b -u capuns-alice.service -o cat)" 'status=213/SECUREBITS'
+	check "$what: User=bob, PAMName=login ${secure:-(no SecureBits=)} (no rule): allowed" \
+		systemctl start capuns-bob.service
+	rm -rf "$unit"/capuns-demo.service "$unit"/capuns-demo.service.d \
+		"$unit"/capuns-alice.service "$unit"/capuns-bob.service
+	systemctl daemon-reload
+}
+
 # bpffs is mounted 0700 by systemd: a non-root user's capuns --print and
 # --pid either work or say why not.
 check_nonroot_print() {
@@ -209,6 +302,9 @@ stage_install() {
 	echo 'CAPUNS_MASK_DROP=cap_sys_module' >>/etc/default/capuns
 	check_policy "stock, BPF backend loaded by the package"
 	check_nonroot_print
+	check_journal_complain_learn
+	check_conf_lockout
+	check_services stock
 }
 
 stage_reboot() {
@@ -269,6 +365,9 @@ stage_patched() {
 	expect_match "capuns --print reports the kernel backend" "$(capuns --print 2>&1)" '^backend: +kernel'
 	write_policy
 	check_policy "patched kernel, kernel backend"
+	check_services patched
+	check_fails "capuns-log.service does not run: the kernel backend has no ring buffer" \
+		systemctl -q is-active capuns-log.service
 	local pid u
 	pid=$(user_manager_pid alice)
 	u=$(awk '$1 == "CapUNs:" { print $2 }' "/proc/$pid/status" 2>/dev/null)
