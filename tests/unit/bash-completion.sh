@@ -42,4 +42,10 @@ expect_eq "check-conf --user NAME" "$(comp 'capuns check-conf --user roo')" "roo
 expect_eq "check-conf options" "$(comp 'capuns check-conf --u')" "--user"
 expect_eq "bpf actions" "$(comp 'capuns bpf unl')" "unload"
 expect_match "after --, commands" "$(comp 'capuns --drop=cap_chown -- bas')" "(^| )bash( |$)"
+expect_eq "complain on|off" "$(comp 'capuns complain o')" "off on"
+expect_eq "learn options" "$(comp 'capuns learn --f')" "--for="
+expect_eq "learn --for=USER" "$(comp 'capuns learn --for=roo')" "root"
+expect_eq "learn --for=@GROUP" "$(comp 'capuns learn --for=@roo')" "@root"
+expect_match "learn COMMAND" "$(comp 'capuns learn bas')" "(^| )bash( |$)"
+expect_eq "the new subcommands" "$(comp 'capuns l')" "learn"
 done_testing
