@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -18,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -165,6 +168,38 @@ static void bench_sethostname_userns(long n)
 }
 
 /*
+ * CAP_NET_ADMIN over a new network namespace on every call: bring lo up
+ * (SIOCSIFFLAGS). Allowed where pU holds the capability; under --restrict
+ * (pU without it) every call is refused by capuns, which counts it and
+ * sends an event (rate-limited per uid): a refusal flood. In complain
+ * mode the same calls pass and are reported. Either answer is fine here:
+ * the time per call is what is measured.
+ */
+static void bench_netadmin_userns(long n)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct ifreq ifr = { .ifr_name = "lo" };
+		int fd;
+
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNET))
+			die("unshare");
+		fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			die("socket");
+		if (ioctl(fd, SIOCGIFFLAGS, &ifr))
+			die("SIOCGIFFLAGS");
+		ifr.ifr_flags |= IFF_UP;
+		for (long i = 0; i < n; i++)
+			if (ioctl(fd, SIOCSIFFLAGS, &ifr) && errno != EPERM)
+				die("SIOCSIFFLAGS");
+		_exit(0);
+	}
+	wait_ok(pid);
+}
+
+/*
  * The feature's own calls, raw: the syscall path is what is measured (a
  * kernel without the series answers EINVAL, the BPF backend encodes).
  */
@@ -217,6 +252,7 @@ static const struct bench {
 	{ "userns_nested8", bench_userns_nested8, 100 },
 	{ "setuid", bench_setuid, 80000 },
 	{ "sethostname_userns", bench_sethostname_userns, 300000 },
+	{ "netadmin_userns", bench_netadmin_userns, 100000 },
 	{ "fork_exit", bench_fork_exit, 400 },
 	{ "fork_exec", bench_fork_exec, 200 },
 	{ "prctl_is_set", bench_prctl_is_set, 600000 },

@@ -32,6 +32,36 @@ bench_with_others() {
 	return $rc
 }
 
+# The restricted run while capuns-bpf monitor --journal (what
+# capuns-log.service runs) reads the events, its output to a file. Then
+# no count may be lost: every denial of the run is a journal line, or
+# counted as rate-limited or lost, and said so by the writer's report.
+status_count() { capuns-bpf status --json | tr ',{' '\n\n' | sed -n "s/^\"$1\":\([0-9]*\)\$/\1/p"; }
+bench_with_journal() {
+	local d0 l0 o0 rc lines d l o
+	d0=$(status_count denials) l0=$(status_count limited_events) o0=$(status_count lost_events)
+	capuns-bpf monitor --journal >/tmp/journal.out 2>/tmp/journal.err &
+	writer=$!
+	sleep 1
+	capuns-bench --restrict
+	rc=$?
+	sleep 11 # the writer's next count report
+	kill $writer
+	wait $writer 2>/dev/null
+	d=$(( $(status_count denials) - d0 )) l=$(( $(status_count limited_events) - l0 ))
+	o=$(( $(status_count lost_events) - o0 ))
+	lines=$(grep -c '^<4>cap-denied:' /tmp/journal.out)
+	# denials by noaudit probes send no event: at most as many lines as denials
+	if [ $((lines + l + o)) -le "$d" ] && [ $((lines + l + o)) -gt 0 ] &&
+		grep -q "events not logged" /tmp/journal.out; then
+		echo "# journal: $d denials, $lines lines, $l rate-limited, $o lost (reported)" >&2
+	else
+		echo "journal writer lost counts: $d denials, $lines lines, $l limited, $o lost" >&2
+		return 1
+	fi
+	return $rc
+}
+
 # After an unload the kernel frees the programs later (on 6.12, two were
 # still loaded 2 s after it, none after 20 s): a detached run must not
 # start before, or it measures the release.
@@ -63,6 +93,16 @@ run_config() {
 		capuns-bpf load >/dev/null && bench_with_others 1000 ;;
 	stock-attached-restricted | stock-6.12-attached-restricted)
 		capuns-bpf load >/dev/null && capuns-bench --restrict ;;
+	# restricted again, with complain mode on (every refusal becomes a
+	# report), or with the journal writer reading every event
+	stock-attached-complain | stock-6.12-attached-complain)
+		capuns-bpf load >/dev/null && capuns complain on >/dev/null || return 1
+		capuns-bench --restrict
+		rc=$?
+		capuns complain off >/dev/null
+		return $rc ;;
+	stock-attached-journal | stock-6.12-attached-journal)
+		capuns-bpf load >/dev/null && bench_with_journal ;;
 	*) echo "unknown configuration $1" >&2; return 2 ;;
 	esac
 }
