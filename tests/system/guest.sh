@@ -16,6 +16,9 @@
 #   patched  (patched) the packages report the kernel backend; same policy
 #   nobpf    (stock, lsm= without bpf) the unit fails loudly with the fix;
 #                      a restricted login fails closed
+#   rescue   (stock, lsm= without bpf, rescue.target) a rule for everyone
+#                      locks root out; the documented recovery lets
+#                      everyone in again and re-enables pam_capuns
 #   remove   (stock)   apt remove unloads the backend and the PAM profile;
 #                      apt purge removes the configuration
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -397,6 +400,34 @@ stage_nobpf() {
 		diag "without a backend, su -l bob (no rule) fails too"; fi
 }
 
+# capuns.conf(5), RECOVERY: boot systemd.unit=rescue.target (root's
+# password through sulogin, outside the session stack), disable the PAM
+# profile, fix the file, check it, enable the profile again.
+stage_rescue() {
+	# rescue.target waits for rescue.service, sulogin asking for root's
+	# password on the console: that runs, multi-user.target does not.
+	expect_eq "booted for rescue.target: sulogin (rescue.service) runs, multi-user.target does not" \
+		"$(systemctl is-active rescue.service) $(systemctl is-active multi-user.target)" \
+		'active inactive'
+	# The lockout: a rule that matches everyone, root too, and no backend.
+	printf '!cap_net_admin\t*\n' >"$conf"
+	check_fails "locked out: su -l root fails (a rule for *, no backend: pam_capuns fails closed)" \
+		login root true
+	check_fails "... and so does alice's login" login alice true
+	check "recovery: pam-auth-update --disable capuns" \
+		env DEBIAN_FRONTEND=noninteractive pam-auth-update --disable capuns
+	check_fails "pam_capuns is out of common-session" grep -q pam_capuns.so /etc/pam.d/common-session
+	check "root logs in again" login root true
+	check "alice logs in again" login alice true
+	write_policy
+	local rc
+	capuns check-conf >/dev/null 2>&1; rc=$?
+	expect_eq "the fixed file checks (exit 4: good, but no backend in this boot)" "$rc" 4
+	check "pam-auth-update --enable capuns" \
+		env DEBIAN_FRONTEND=noninteractive pam-auth-update --enable capuns
+	check "pam_capuns is back in common-session" grep -q pam_capuns.so /etc/pam.d/common-session
+}
+
 stage_remove() {
 	check "the backend is loaded before the removal" test -d /sys/fs/bpf/capuns
 	check "apt-get remove libpam-capuns capuns libcapuns-dev libcapuns0" \
@@ -422,7 +453,7 @@ mark BEGIN "$stage"
 	exec >&3 2>&1
 	echo "# stage $stage on $(uname -r) ($kernel), $(systemctl is-system-running 2>&1)"
 	case "$stage" in
-	install | reboot | patched | nobpf | remove) "stage_$stage" ;;
+	install | reboot | patched | nobpf | rescue | remove) "stage_$stage" ;;
 	*) not_ok "unknown stage '$stage'" ;;
 	esac
 	done_testing
