@@ -196,6 +196,35 @@ check_journal_complain_learn() {
 	check "bob's bwrap works under the learned rule (a fresh login)" login bob "$BWRAP"
 	check_fails "... and what it did not learn is refused (chroot: cap_sys_chroot)" \
 		login bob "unshare -r /usr/sbin/chroot / true"
+	# Rootless podman (Debian's), as bob: a container of a root made here
+	# (no registry to pull from: /bin/true and its libraries, the files
+	# podman mounts over), without cgroups, in the host's network (one of
+	# its own needs slirp4netns and /dev/net/tun).
+	local root=/srv/podroot f
+	local podman="podman --cgroup-manager=cgroupfs --events-backend=file run --rm --cgroups=disabled --network=host --rootfs $root /bin/true"
+	mkdir -p $root/bin $root/etc $root/run $root/proc $root/dev $root/sys $root/tmp
+	cp /usr/bin/true $root/bin/
+	for f in $(ldd /usr/bin/true | grep -o '/[^ ]*'); do install -D "$f" "$root$f"; done
+	touch $root/run/.containerenv $root/etc/hosts $root/etc/resolv.conf $root/etc/hostname
+	echo 'root:x:0:0:root:/root:/bin/true' >$root/etc/passwd
+	echo 'root:x:0:' >$root/etc/group
+	ln -sfn /proc/self/mounts $root/etc/mtab
+	grep -q '^bob:' /etc/subuid || echo 'bob:200000:65536' >>/etc/subuid
+	grep -q '^bob:' /etc/subgid || echo 'bob:200000:65536' >>/etc/subgid
+	printf '# no rule for bob\n' >"$conf"
+	out=$(login bob "capuns learn -- $podman" 2>/tmp/podman.err)
+	if printf '%s\n' "$out" | grep -Eq "^cap_[a-z_,]*$(printf '\t')bob\$" &&
+		grep -q 'podman exited with status 0' /tmp/podman.err; then
+		ok "capuns learn -- podman run --rootfs ... (bob, rootless) prints a rule ($out)"
+	else
+		not_ok "capuns learn -- podman run --rootfs ... (bob, rootless) prints a rule ('$out')"
+		sed 's/^/#   /' /tmp/podman.err | tail -8
+	fi
+	rule=${out%%$'\t'*}
+	printf '%s\tbob\n' "$rule" >"$conf"
+	check "rootless podman works under the learned rule (a fresh login)" login bob "$podman"
+	printf '%s,!cap_sys_admin\tbob\n' "$rule" >"$conf"
+	check_fails "... and not without cap_sys_admin" login bob "$podman"
 	write_policy
 }
 
