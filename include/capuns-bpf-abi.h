@@ -82,13 +82,19 @@
 #define CAPUNS_BPF_OP_BOUND_IS_SET (CAPUNS_BPF_OP_BASE + 5)
 
 /*
+ * Operations that are not rules (complain mode, learn records) start at
+ * 0x10: the model and the fuzzers probe the numbers right after the rules'
+ * operations as unknown ones (EINVAL), and one of these, asked at random,
+ * would switch complain mode.
+ */
+/*
  * arg3 = 0.  Answers 1 when the backend is in complain mode: a use of a
  * capability outside the set is reported (an event whose err is 0) and
  * allowed.  Anyone may ask.
  */
-#define CAPUNS_BPF_OP_COMPLAIN_GET (CAPUNS_BPF_OP_BASE + 6)
+#define CAPUNS_BPF_OP_COMPLAIN_GET (CAPUNS_BPF_OP_BASE + 0x10)
 /* arg3 = 0 or 1.  Leaves or enters complain mode; as MASK_LOWER: EPERM. */
-#define CAPUNS_BPF_OP_COMPLAIN_SET (CAPUNS_BPF_OP_BASE + 7)
+#define CAPUNS_BPF_OP_COMPLAIN_SET (CAPUNS_BPF_OP_BASE + 0x11)
 /*
  * arg3 = 0.  Starts recording, for the caller's credentials and every
  * credential copied from them (children, their namespaces, exec), which
@@ -96,13 +102,13 @@
  * what capuns learn reports.  It records and changes no decision, so
  * anyone may start it.  Restarting empties the record.
  */
-#define CAPUNS_BPF_OP_LEARN_START (CAPUNS_BPF_OP_BASE + 8)
+#define CAPUNS_BPF_OP_LEARN_START (CAPUNS_BPF_OP_BASE + 0x12)
 /* arg3 = cap.  Answers 1 when the caller's record saw cap asked for. */
-#define CAPUNS_BPF_OP_LEARN_USED (CAPUNS_BPF_OP_BASE + 9)
+#define CAPUNS_BPF_OP_LEARN_USED (CAPUNS_BPF_OP_BASE + 0x13)
 /* arg3 = cap.  Answers 1 when the caller's record saw cap refused. */
-#define CAPUNS_BPF_OP_LEARN_REFUSED (CAPUNS_BPF_OP_BASE + 10)
+#define CAPUNS_BPF_OP_LEARN_REFUSED (CAPUNS_BPF_OP_BASE + 0x14)
 /* arg3 = 0.  Stops recording for the caller and drops its record. */
-#define CAPUNS_BPF_OP_LEARN_STOP (CAPUNS_BPF_OP_BASE + 11)
+#define CAPUNS_BPF_OP_LEARN_STOP (CAPUNS_BPF_OP_BASE + 0x15)
 
 #define CAPUNS_BPF_STRICT 0x1 /* SECURE_USERNS_STRICT_CAPS */
 #define CAPUNS_BPF_STRICT_LOCKED 0x2 /* SECURE_USERNS_STRICT_CAPS_LOCKED */
