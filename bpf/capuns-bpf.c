@@ -225,6 +225,7 @@ static void print_event(const struct capuns_bpf_event *ev, void *arg)
 		jsonw_uint_field(&w, "pid", ev->pid);
 		jsonw_uint_field(&w, "tgid", ev->tgid);
 		jsonw_uint_field(&w, "uid", ev->uid);
+		jsonw_bool_field(&w, "complain", ev->err == 0);
 		jsonw_name(&w, "comm");
 		jsonw_string_n(&w, ev->comm, sizeof(ev->comm));
 		if (ev->cap >= 0)
@@ -236,7 +237,6 @@ static void print_event(const struct capuns_bpf_event *ev, void *arg)
 		jsonw_uint_field(&w, "target_depth", ev->target_depth);
 		jsonw_string_field(&w, "reason", reason_name(ev->reason));
 		jsonw_int_field(&w, "errno", -ev->err);
-		jsonw_bool_field(&w, "complain", ev->err == 0);
 		jsonw_end_object(&w);
 		jsonw_end_document(&w);
 	} else {
