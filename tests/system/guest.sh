@@ -170,6 +170,9 @@ check_journal_complain_learn() {
 	expect_match "a refusal reaches the journal: journalctl -t capuns -p warning" \
 		"$(journalctl -b -t capuns -p warning -o cat)" \
 		'^cap-denied: cap_net_admin pid [0-9]+ \(ip\) uid 1000 \(alice\) unit [^ ]+, namespace depth 1'
+	# The ring buffer has one reader: a live monitor follows the journal.
+	expect_match "capuns monitor follows the same stream (the journal) while the writer runs" \
+		"$(timeout 5 capuns monitor 2>&1 >/dev/null)" 'following it \(journalctl -t capuns\)'
 
 	# A rule that would break bwrap, tried in complain mode first.
 	printf '!cap_net_admin,!cap_sys_admin\t@developers\n' >"$conf"
@@ -397,9 +400,6 @@ stage_patched() {
 	expect_match "capuns --print reports the kernel backend" "$(capuns --print 2>&1)" '^backend: +kernel'
 	write_policy
 	check_policy "patched kernel, kernel backend"
-	check_services patched
-	check_fails "capuns-log.service does not run: the kernel backend has no ring buffer" \
-		systemctl -q is-active capuns-log.service
 	local pid u
 	pid=$(user_manager_pid alice)
 	u=$(awk '$1 == "CapUNs:" { print $2 }' "/proc/$pid/status" 2>/dev/null)
@@ -409,6 +409,10 @@ stage_patched() {
 		not_ok "/proc/PID/status of alice's user manager lacks CAP_NET_ADMIN (pid '$pid', '$u')"
 	fi
 	check_nonroot_print
+	# Last: the services' logins end, and alice's user manager with them.
+	check_services patched
+	check_fails "capuns-log.service does not run: the kernel backend has no ring buffer" \
+		systemctl -q is-active capuns-log.service
 }
 
 stage_nobpf() {
