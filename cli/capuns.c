@@ -1015,29 +1015,6 @@ static int cmd_complain(int argc, char **argv)
 	return EXIT_SUCCESS;
 }
 
-/* The set as capuns.conf writes it: names, or "none". */
-static int format_rule_set(capuns_set_t s, char *buf, size_t len)
-{
-	char name[64];
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int cap = 0; cap <= capuns_cap_last(); cap++) {
-		int n;
-
-		if (!capuns_set_has(s, cap))
-			continue;
-		cap_name_or_number(cap, name, sizeof(name));
-		n = snprintf(buf + used, len - used, "%s%s", used ? "," : "", name);
-		if (n < 0 || (size_t)n >= len - used)
-			return -ENAMETOOLONG;
-		used += (size_t)n;
-	}
-	if (!used)
-		snprintf(buf, len, "none");
-	return 0;
-}
-
 /*
  * capuns learn [--for=WHO] [--] COMMAND...: run COMMAND with a learn record
  * (its capability checks in user namespaces are noted, none is changed)
@@ -1051,7 +1028,7 @@ static int cmd_learn(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char who[256] = "", used_text[1024], refused_text[1024];
+	char who[256] = "", *used_text, *refused_text;
 	capuns_set_t used, refused;
 	int c, r, status, rc;
 	struct passwd *pw;
@@ -1099,15 +1076,22 @@ static int cmd_learn(int argc, char **argv)
 	if (r < 0)
 		return fail_audit("learn", r);
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	if (format_rule_set(used, used_text, sizeof(used_text)) ||
-	    format_rule_set(refused, refused_text, sizeof(refused_text)))
-		return fail("learn", -ENAMETOOLONG);
+	/* Names only, as capuns.conf takes them ("none" when empty). */
+	used_text = capuns_set_format(used, CAPUNS_FMT_LIST);
+	refused_text = capuns_set_format(refused, CAPUNS_FMT_LIST);
+	if (!used_text || !refused_text) {
+		free(used_text);
+		free(refused_text);
+		return fail("learn", -ENOMEM);
+	}
 	fprintf(stderr, "%s: learn: %s exited with status %d; capabilities asked for in user "
 			"namespaces: %s\n", prog, argv[optind], rc, used_text);
 	if (!capuns_set_equal(refused, capuns_set_empty()))
 		fprintf(stderr, "%s: learn: refused under the current sets (the command may "
 				"have failed for it): %s\n", prog, refused_text);
 	printf("%s\t%s\n", used_text, who);
+	free(used_text);
+	free(refused_text);
 	return rc;
 }
 
