@@ -832,23 +832,36 @@ static void report_conf_problem(void *arg, const char *message)
 	fprintf(stderr, "%s: %s\n", (const char *)arg, message);
 }
 
-/* --user NAME: the line NAME's logins match and the pU they get.  0 or 1 (problem). */
-static int report_user(const char *path, const char *user)
+/*
+ * The rule of path that the logins of user (named by option opt) match.
+ * 0, or 1 after a message: no such user, or the file cannot be loaded.
+ */
+static int user_match(const char *path, const char *opt, const char *user,
+		      struct capuns_conf_match *m)
 {
-	struct capuns_conf_match m = { 0 };
 	char err[512] = "";
-	char *text;
 	int r;
 
 	if (!getpwnam(user)) {
-		fprintf(stderr, "%s: --user %s: no such user\n", prog, user);
+		fprintf(stderr, "%s: %s %s: no such user\n", prog, opt, user);
 		return 1;
 	}
-	r = capuns_conf_load(path, user, &m, err, sizeof(err));
+	r = capuns_conf_load(path, user, m, err, sizeof(err));
 	if (r) {
 		fprintf(stderr, "%s: %s\n", path, err[0] ? err : capuns_strerror(r));
 		return 1;
 	}
+	return 0;
+}
+
+/* --user NAME: the line NAME's logins match and the pU they get.  0 or 1 (problem). */
+static int report_user(const char *path, const char *user)
+{
+	struct capuns_conf_match m = { 0 };
+	char *text;
+
+	if (user_match(path, "--user", user, &m))
+		return 1;
 	if (!m.matched) {
 		printf("%s: no rule matches: logins are not restricted\n", user);
 		return 0;
