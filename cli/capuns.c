@@ -59,7 +59,7 @@ static void usage(FILE *f)
 		"              [--strict[=lock]] [-- COMMAND [ARG...]]\n"
 		"       %s mask [--drop=CAPS] [--json]\n"
 		"       %s check CAP [--depth=N]\n"
-		"       %s check-conf [--user NAME]... [FILE]\n"
+		"       %s check-conf [--user NAME]... [--protect NAME]... [FILE]\n"
 		"       %s bpf load|unload|status [OPTION...]\n"
 		"       %s monitor [--json]\n"
 		"       %s complain [on|off]\n"
@@ -888,6 +888,30 @@ static void warn_root_rule(const char *path)
 }
 
 /*
+ * --protect NAME: 1 when a rule matches NAME (or NAME does not exist),
+ * else 0.  For a deployment's validation step (visudo -cf): a policy
+ * rolled out to many hosts must never restrict root, or the account that
+ * deploys it and would have to roll a bad policy back.  An audit rule
+ * counts too: deleting the word audit is all it takes to enforce it.
+ */
+static int check_protected(const char *path, const char *user)
+{
+	struct capuns_conf_match m = { 0 };
+
+	if (user_match(path, "--protect", user, &m))
+		return 1;
+	if (!m.matched)
+		return 0;
+	fprintf(stderr, "%s: line %d matches %s, whom --protect keeps unrestricted: a policy "
+		"must not touch root or the administrator who deploys it", path, m.line, user);
+	if (m.audit)
+		fprintf(stderr, " (an audit rule counts too: without the word audit it would "
+			"restrict %s)", user);
+	fputc('\n', stderr);
+	return 1;
+}
+
+/*
  * Rules only work while a backend enforces them: pam_capuns fails (closed)
  * every login a rule matches when there is none.  On a stock kernel the
  * BPF backend must also come back at boot, through the enabled unit.
@@ -915,57 +939,90 @@ static int check_enforced(const char *path, int rules)
 	return EXIT_SUCCESS;
 }
 
+/* check-conf's arguments: each --user and --protect, in order. */
+struct conf_names {
+	const char **v;
+	int n;
+};
+
+static bool conf_names_has(const struct conf_names *names, const char *name)
+{
+	for (int i = 0; i < names->n; i++)
+		if (strcmp(names->v[i], name) == 0)
+			return true;
+	return false;
+}
+
 /*
- * capuns check-conf [--user NAME]... [FILE]: what pam_capuns would say
- * about FILE, every bad line at once, before an administrator logs out (as
- * sshd -t, visudo -c), and whether anything enforces its rules.
+ * cmd_check_conf() with its name lists: every path returns here.  A
+ * --protect that fails is an error (1) that wins over the unenforced
+ * rules (4): the file itself must not be installed.
  */
-static int cmd_check_conf(int argc, char **argv)
+static int check_conf(int argc, char **argv, struct conf_names *users,
+		      struct conf_names *protect)
 {
 	static const struct option opts[] = {
 		{ "user", required_argument, NULL, 'u' },
+		{ "protect", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *path = CAPUNS_CONF_DEFAULT;
-	int rules, r, c, bad_users = 0, nusers = 0;
-	const char **users = calloc((size_t)argc, sizeof(*users));
+	int rules, r, c, bad = 0;
 
-	if (!users)
-		return fail("check-conf", -ENOMEM);
 	while ((c = getopt_long(argc, argv, "hu:", opts, NULL)) != -1) {
-		if (c == 'u') {
-			users[nusers++] = optarg;
-			continue;
-		}
-		free(users);
-		return help_or_usage_error(c);
+		if (c == 'u')
+			users->v[users->n++] = optarg;
+		else if (c == 'p')
+			protect->v[protect->n++] = optarg;
+		else
+			return help_or_usage_error(c);
 	}
-	if (argc - optind > 1) {
-		free(users);
+	if (argc - optind > 1)
 		return usage_error("check-conf takes at most one FILE");
-	}
 	if (optind < argc)
 		path = argv[optind];
 	r = capuns_conf_check(path, report_conf_problem, (void *)path, &rules);
-	if (r < 0) {
-		free(users);
+	if (r < 0)
 		return fail("check-conf", r);
-	}
 	if (r > 0) {
 		fprintf(stderr, "%s: %d problem%s: every login through pam_capuns would fail\n",
 			path, r, r == 1 ? "" : "s");
-		free(users);
 		return EXIT_FAILURE;
 	}
 	printf("%s: OK, %d rule%s\n", path, rules, rules == 1 ? "" : "s");
-	warn_root_rule(path);
-	for (int i = 0; i < nusers; i++)
-		bad_users += report_user(path, users[i]);
-	free(users);
-	if (bad_users)
+	/* --protect root says more about the same line than the warning. */
+	if (!conf_names_has(protect, "root"))
+		warn_root_rule(path);
+	for (int i = 0; i < users->n; i++)
+		bad += report_user(path, users->v[i]);
+	for (int i = 0; i < protect->n; i++)
+		bad += check_protected(path, protect->v[i]);
+	if (bad)
 		return EXIT_FAILURE;
 	return check_enforced(path, rules);
+}
+
+/*
+ * capuns check-conf [--user NAME]... [--protect NAME]... [FILE]: what
+ * pam_capuns would say about FILE, every bad line at once, before an
+ * administrator logs out (as sshd -t, visudo -c), whether anything
+ * enforces its rules, and whether it leaves the protected users alone.
+ */
+static int cmd_check_conf(int argc, char **argv)
+{
+	/* At most one name per argument. */
+	struct conf_names users = { calloc((size_t)argc, sizeof(*users.v)), 0 };
+	struct conf_names protect = { calloc((size_t)argc, sizeof(*protect.v)), 0 };
+	int rc;
+
+	if (!users.v || !protect.v)
+		rc = fail("check-conf", -ENOMEM);
+	else
+		rc = check_conf(argc, argv, &users, &protect);
+	free(users.v);
+	free(protect.v);
+	return rc;
 }
 
 /*

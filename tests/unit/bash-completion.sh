@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The bash completion of capuns: subcommands, options, capability names
 # of the running kernel (from capuns --list-caps) in every item of a
-# list, signs kept, users for check-conf --user, commands after "--".
+# list, signs kept, users for check-conf --user and --protect, commands
+# after "--".
 # Driven as bash drives it: COMP_LINE, COMP_POINT, COMP_WORDS split at
 # COMP_WORDBREAKS, then the function complete -p names.
 set -u
@@ -40,6 +41,9 @@ expect_eq "--strict=" "$(comp 'capuns --strict=l')" "lock"
 expect_eq "check CAP" "$(comp 'capuns check cap_sys_ch')" "cap_sys_chroot"
 expect_eq "check-conf --user NAME" "$(comp 'capuns check-conf --user roo')" "root"
 expect_eq "check-conf options" "$(comp 'capuns check-conf --u')" "--user"
+expect_eq "check-conf --protect" "$(comp 'capuns check-conf --pro')" "--protect"
+expect_eq "check-conf --protect NAME" "$(comp 'capuns check-conf --protect roo')" "root"
+expect_eq "check-conf --protect=NAME" "$(comp 'capuns check-conf --protect=roo')" "root"
 expect_eq "bpf actions" "$(comp 'capuns bpf unl')" "unload"
 expect_match "after --, commands" "$(comp 'capuns --drop=cap_chown -- bas')" "(^| )bash( |$)"
 expect_eq "complain on|off" "$(comp 'capuns complain o')" "off on"

@@ -3,7 +3,9 @@
 # file pam_capuns would refuse, exit status 1; a good file says OK; the
 # configuration the packages install passes; rules that no backend would
 # enforce (every login they match would fail) exit 4; a rule for root is
-# named; --user shows the line a user matches and the set it gives.
+# named; --user shows the line a user matches and the set it gives;
+# --protect fails (1, before 4) a good file with a rule that matches the
+# user, audit rules included, and leaves standard output as it was.
 # The host has no backend (CAPUNS_BACKEND=none makes that certain); the
 # guest suites check the enforced case.
 set -u
@@ -39,6 +41,55 @@ expect_eq "--user of an unknown user: exit 1" "$rc" 1
 expect_match "and says so" "$out" "--user no-such-user-here: no such user"
 run --user
 expect_eq "--user without a name: usage error (2)" "$rc" 2
+
+# --protect NAME: exit 1 when a rule matches NAME, standard output as
+# without it, the reason on standard error.
+# run2 ARGS...: as run, with standard output and error apart.
+run2() { "$cli" check-conf "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; out=$(cat "$tmp/out"); err=$(cat "$tmp/err"); }
+run2 "$tmp/users.conf"
+plain=$out
+run2 --protect=root "$tmp/users.conf"
+expect_eq "--protect=root, a '*' rule: exit 1, not 4" "$rc" 1
+expect_eq "--protect=root: standard output as without it" "$out" "$plain"
+expect_match "--protect=root: names the line and the user" "$err" \
+	"users.conf: line 2 matches root, whom --protect keeps unrestricted: a policy must not touch root"
+if printf '%s\n' "$err" | grep -q "warning: line 2 matches root"; then
+	not_ok "--protect=root replaces the warning about root"
+else
+	ok "--protect=root replaces the warning about root"
+fi
+run2 "$tmp/users.conf" --protect root
+expect_eq "--protect root (two words, after FILE): exit 1" "$rc" 1
+expect_match "and says so" "$err" "line 2 matches root, whom --protect"
+nogroup=$(id -gn nobody)
+printf 'cap_chown @%s\n' "$nogroup" >"$tmp/group.conf"
+run2 --protect=nobody "$tmp/group.conf"
+expect_eq "--protect=nobody, a rule for @$nogroup (nobody's group): exit 1" "$rc" 1
+expect_match "and names line 1" "$err" "group.conf: line 1 matches nobody, whom --protect"
+printf '# try it first\naudit !cap_sys_admin nobody\n' >"$tmp/audit.conf"
+run2 --protect=nobody "$tmp/audit.conf"
+expect_eq "--protect=nobody, an audit rule for nobody: exit 1" "$rc" 1
+expect_match "and says the audit rule counts" "$err" \
+	"audit.conf: line 2 matches nobody, whom --protect.*an audit rule counts too"
+run2 --protect=root --protect=daemon "$tmp/group.conf"
+expect_eq "--protect of users no rule matches: the exit status without it (4, no backend)" "$rc" 4
+if printf '%s\n' "$err" | grep -q -- "--protect"; then
+	not_ok "--protect of users no rule matches: no --protect message"
+else
+	ok "--protect of users no rule matches: no --protect message"
+fi
+run2 --protect=root --protect=nobody "$root/build/system/capuns.conf"
+expect_eq "--protect, the installed capuns.conf (no rule): exit 0" "$rc" 0
+expect_eq "... and nothing on standard error" "$err" ""
+run2 --protect=daemon --protect=nobody "$tmp/audit.conf"
+expect_eq "--protect of two users, the second matched: exit 1" "$rc" 1
+run2 --protect=no-such-user-here "$root/build/system/capuns.conf"
+expect_eq "--protect of an unknown user: exit 1" "$rc" 1
+expect_match "and says so" "$err" "--protect no-such-user-here: no such user"
+run2 --protect=root "$tmp/bad.conf.missing"
+expect_eq "--protect, a missing file: exit 1" "$rc" 1
+run --protect
+expect_eq "--protect without a name: usage error (2)" "$rc" 2
 
 printf 'cap_chown nobody\n' >"$tmp/noroot.conf"
 run --user root "$tmp/noroot.conf"

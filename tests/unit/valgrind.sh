@@ -18,7 +18,7 @@ vg() { # NAME EXPECTED-EXIT CMD...
 		not_ok "$name (exit $rc, want $want)"; sed 's/^/#   /' "$tmp" | head -20; fi
 }
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+trap 'rm -f "$tmp" "$tmp.conf"' EXIT
 # The build tree's programs with the build tree's shared libcapuns.
 export LD_LIBRARY_PATH=$root/build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 cli=$root/build/capuns
@@ -31,5 +31,7 @@ vg "capuns --keep=all,-cap_sys_admin on no backend" 1 "$cli" --keep=all,-cap_sys
 vg "capuns mask" 1 "$cli" mask
 vg "capuns mask --drop=12x (usage error)" 2 "$cli" mask --drop=12x
 vg "capuns check (usage error)" 2 "$cli" check
+printf '%s\n' '!cap_sys_module *' >"$tmp.conf"
+vg "capuns check-conf --protect=root (a rule matches root)" 1 "$cli" check-conf --protect=root "$tmp.conf"
 vg "capuns-bpf status --reload (usage error)" 2 "$root/build/capuns-bpf" status --reload
 done_testing
