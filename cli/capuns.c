@@ -64,6 +64,7 @@ static void usage(FILE *f)
 		"       %s monitor [--json]\n"
 		"       %s complain [on|off]\n"
 		"       %s learn [--for=NAME|@GROUP] [--] COMMAND [ARG...]\n"
+		"       %s learn --journal [--for=NAME|@GROUP] [--] FILE...\n"
 		"       %s --list-caps\n"
 		"       %s --help | -V | --version\n"
 		"\n"
@@ -71,8 +72,9 @@ static void usage(FILE *f)
 		"none), each optionally prefixed by + (add) or - or ! (remove).\n"
 		"--keep=CAPS is the old name of --only=CAPS.\n"
 		"check-conf checks FILE (default " CAPUNS_CONF_DEFAULT ").\n"
+		"learn --journal reads journalctl -t capuns output (- is standard input).\n"
 		"See capuns(1).\n",
-		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
+		prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog, prog);
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -1085,22 +1087,371 @@ static int cmd_complain(int argc, char **argv)
 	return EXIT_SUCCESS;
 }
 
+/* ---- capuns learn --journal ------------------------------------------- */
+
+/*
+ * Learning from the journals of many hosts: the lines the BPF backend's
+ * journal writer (capuns-bpf monitor --journal, capuns-log.service) logs,
+ * as journalctl -t capuns prints them, gathered from each host:
+ *
+ *   -o cat:        REASON: CAP pid PID (COMM) uid UID (USER) unit UNIT, ...
+ *   -o short[-*]:  DATE HOST capuns[PID]: REASON: CAP pid PID (COMM) ...
+ *
+ * Text, parsed here: it is what a deployment fetches from its hosts, and
+ * libsystemd reads journal files, which no host sends.  Only complain and
+ * cap-denied events name a capability used in a namespace; every other
+ * line is skipped.
+ */
+
+/* TASK_COMM_LEN less its NUL: the longest COMM the writer prints. */
+#define JOURNAL_COMM_MAX 15
+
+struct learned {
+	char *name;
+	capuns_set_t used;
+};
+
+/* Entries sorted by name (strcmp), so that the rules come out in order. */
+struct learn_table {
+	struct learned *v;
+	size_t n, size;
+};
+
+/* The entry for name, added if it is new.  NULL when out of memory. */
+static struct learned *learn_table_get(struct learn_table *t, const char *name)
+{
+	size_t lo = 0, hi = t->n;
+	char *copy;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(name, t->v[mid].name);
+
+		if (c == 0)
+			return &t->v[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (t->n == t->size) {
+		size_t size = t->size ? 2 * t->size : 16;
+		struct learned *v = reallocarray(t->v, size, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		t->v = v;
+		t->size = size;
+	}
+	copy = strdup(name);
+	if (!copy)
+		return NULL;
+	memmove(&t->v[lo + 1], &t->v[lo], (t->n - lo) * sizeof(*t->v));
+	t->v[lo] = (struct learned){ .name = copy, .used = capuns_set_empty() };
+	t->n++;
+	return &t->v[lo];
+}
+
+static void learn_table_free(struct learn_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].name);
+	free(t->v);
+}
+
+struct journal_learn {
+	struct learn_table users, hosts;
+	capuns_set_t unnamed;    /* of uids that have no name on their host */
+	unsigned long events, unnamed_events;
+	bool for_all;            /* --for: one rule, whoever the users were */
+};
+
+/* The digits at s and what follows them, or NULL when there is none. */
+static char *skip_digits(char *s)
+{
+	char *p = s;
+
+	while (isdigit((unsigned char)*p))
+		p++;
+	return p == s ? NULL : p;
+}
+
+/* The journal writer's identifier, with or without "[PID]". */
+static bool capuns_ident(const char *s)
+{
+	const char *p;
+
+	if (strncmp(s, "capuns", 6))
+		return false;
+	p = s + 6;
+	if (!*p)
+		return true;
+	if (*p++ != '[' || !isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return strcmp(p, "]") == 0;
+}
+
+struct journal_event {
+	const char *host, *cap, *user;
+};
+
+/*
+ * One line of a journal, its newline removed, split in place.  true for
+ * a complain or cap-denied event that names a capability (cap not yet
+ * checked), false for any other line.
+ */
+static bool journal_line(char *line, const char *file_host, struct journal_event *ev)
+{
+	char *colon = strstr(line, ": "), *reason, *msg, *p, *comm, *end = NULL;
+
+	if (!colon)
+		return false;
+	*colon = '\0';
+	msg = colon + 2;
+	if (!strchr(line, ' ')) {
+		/*
+		 * -o cat: the line starts with the reason.  No date of a
+		 * short format holds ": ", so the first one ends either.
+		 */
+		reason = line;
+		ev->host = file_host;
+	} else {
+		p = strrchr(line, ' ');
+		*p = '\0';
+		if (!capuns_ident(p + 1))
+			return false; /* another program's line */
+		p = strrchr(line, ' ');
+		if (!p || !p[1])
+			return false;
+		ev->host = p + 1;
+		reason = msg;
+		colon = strstr(msg, ": ");
+		if (!colon)
+			return false;
+		*colon = '\0';
+		msg = colon + 2;
+	}
+	if (strcmp(reason, "complain") && strcmp(reason, "cap-denied"))
+		return false;
+	ev->cap = msg;
+	p = strchr(msg, ' ');
+	if (!p)
+		return false;
+	*p++ = '\0';
+	if (strncmp(p, "pid ", 4) || !(p = skip_digits(p + 4)) || strncmp(p, " (", 2))
+		return false;
+	/*
+	 * COMM is the process's to choose, ") uid 0 (root" included, but it
+	 * is at most 15 bytes: the last ") uid " that can end it is the
+	 * writer's own.
+	 */
+	comm = p + 2;
+	for (size_t k = 0; k <= JOURNAL_COMM_MAX && comm[k]; k++)
+		if (strncmp(comm + k, ") uid ", 6) == 0)
+			end = comm + k;
+	if (!end || !(p = skip_digits(end + 6)) || strncmp(p, " (", 2))
+		return false;
+	ev->user = p + 2;
+	p = strchr(ev->user, ')');
+	if (!p || strncmp(p, ") unit ", 7))
+		return false;
+	*p = '\0';
+	return strcmp(ev->cap, "-") != 0; /* no capability: a refused namespace */
+}
+
+/*
+ * A user name capuns.conf can hold as a WHO of its own: never "*", an
+ * @group or a list, whatever a host's user database says.
+ */
+static bool conf_user_name(const char *s)
+{
+	if (!*s || *s == '-' || *s == '.')
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._-$", *s))
+			return false;
+	return true;
+}
+
+/* The name of a host whose lines do not say it: FILE without folder and extension. */
+static char *file_host(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *dot;
+
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		return strdup(base);
+	return strndup(base, (size_t)(dot - base));
+}
+
+/* Take in one FILE.  0, or 1 after a message (unreadable, out of memory). */
+static int journal_file(const char *path, struct journal_learn *jl)
+{
+	bool is_stdin = strcmp(path, "-") == 0;
+	const char *name = is_stdin ? "stdin" : path;
+	FILE *f = is_stdin ? stdin : fopen(path, "re");
+	char *line = NULL, *host = NULL;
+	struct journal_event ev;
+	unsigned long lineno = 0;
+	size_t size = 0;
+	ssize_t n;
+	int rc = 1, cap;
+
+	if (!f) {
+		fprintf(stderr, "%s: learn: cannot open %s: %s\n", prog, path, strerror(errno));
+		return 1;
+	}
+	host = is_stdin ? strdup("-") : file_host(path);
+	if (!host)
+		goto nomem;
+	while ((n = getline(&line, &size, f)) >= 0) {
+		struct learned *u = NULL, *h;
+
+		lineno++;
+		if (n > 0 && line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (!journal_line(line, host, &ev))
+			continue;
+		cap = capuns_cap_from_name(ev.cap);
+		if (cap == -ENOMEM)
+			goto nomem;
+		if (cap < 0) {
+			fprintf(stderr, "%s: learn: %s:%lu: unknown capability '%s': line skipped\n",
+				prog, name, lineno, ev.cap);
+			continue;
+		}
+		if (strcmp(ev.user, "?") == 0) {
+			/* The writer found no name for the uid (a subordinate uid, say). */
+			jl->unnamed = capuns_set_add(jl->unnamed, cap);
+			jl->unnamed_events++;
+			if (!jl->for_all)
+				continue;
+		} else if (!conf_user_name(ev.user)) {
+			fprintf(stderr, "%s: learn: %s:%lu: user '%s' cannot be named in "
+				"capuns.conf: line skipped\n", prog, name, lineno, ev.user);
+			continue;
+		} else if (!(u = learn_table_get(&jl->users, ev.user))) {
+			goto nomem;
+		}
+		h = learn_table_get(&jl->hosts, ev.host);
+		if (!h)
+			goto nomem;
+		if (u)
+			u->used = capuns_set_add(u->used, cap);
+		jl->events++;
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "%s: learn: cannot read %s: %s\n", prog, name, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+	goto out;
+nomem:
+	fail("learn", -ENOMEM);
+out:
+	free(line);
+	free(host);
+	if (!is_stdin)
+		fclose(f);
+	return rc;
+}
+
+/* "FILE FILE..." for the summary on stderr. */
+static void print_files(int nfiles, char **files)
+{
+	for (int i = 0; i < nfiles; i++)
+		fprintf(stderr, "%s%s", i ? " " : "", files[i]);
+}
+
+static int print_rule(capuns_set_t used, const char *who)
+{
+	char *text = capuns_set_format(used, CAPUNS_FMT_LIST);
+
+	if (!text)
+		return -ENOMEM;
+	printf("%s\t%s\n", text, who);
+	free(text);
+	return 0;
+}
+
+/*
+ * capuns learn --journal [--for=WHO] FILE...: the rule of each user (of
+ * WHO alone with --for) that would have allowed everything the journals
+ * show refused or complained about.  Nothing at all is no error: a
+ * policy tried in complain mode may well have broken nothing.
+ */
+static int learn_journal(int nfiles, char **files, const char *who)
+{
+	struct journal_learn jl = { .for_all = *who != '\0' };
+	int rc = EXIT_FAILURE, err = 0;
+
+	for (int i = 0; i < nfiles; i++)
+		if (journal_file(files[i], &jl))
+			goto out;
+	if (jl.unnamed_events && !jl.for_all)
+		fprintf(stderr, "%s: learn: %lu event%s of uids with no name on their host "
+			"(uid N (?)) left out: no rule can name them (--for=WHO takes them "
+			"in)\n", prog, jl.unnamed_events, jl.unnamed_events == 1 ? "" : "s");
+	if (jl.events == 0) {
+		fprintf(stderr, "%s: learn: no capability was refused or complained about (",
+			prog);
+		print_files(nfiles, files);
+		fputs(")\n", stderr);
+		rc = EXIT_SUCCESS;
+		goto out;
+	}
+	if (jl.for_all) {
+		capuns_set_t all = jl.unnamed;
+
+		for (size_t i = 0; i < jl.users.n; i++)
+			all = capuns_set_or(all, jl.users.v[i].used);
+		err = print_rule(all, who);
+	}
+	for (size_t i = 0; i < jl.users.n && !jl.for_all && !err; i++)
+		err = print_rule(jl.users.v[i].used, jl.users.v[i].name);
+	if (err) {
+		fail("learn", err);
+		goto out;
+	}
+	if (fflush(stdout) == EOF) {
+		fail("cannot write", -errno);
+		goto out;
+	}
+	fprintf(stderr, "%s: learn: %lu event%s from %zu host%s, %zu user%s (", prog,
+		jl.events, jl.events == 1 ? "" : "s", jl.hosts.n, jl.hosts.n == 1 ? "" : "s",
+		jl.users.n, jl.users.n == 1 ? "" : "s");
+	print_files(nfiles, files);
+	fputs(")\n", stderr);
+	rc = EXIT_SUCCESS;
+out:
+	learn_table_free(&jl.users);
+	learn_table_free(&jl.hosts);
+	return rc;
+}
+
 /*
  * capuns learn [--for=WHO] [--] COMMAND...: run COMMAND with a learn record
  * (its capability checks in user namespaces are noted, none is changed)
  * and print the capuns.conf rule that gives WHO (default: the caller)
  * what it used.  Exits with COMMAND's status, 1 when learning failed.
+ * With --journal, the operands are journals to learn from instead.
  */
 static int cmd_learn(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "for", required_argument, NULL, 'f' },
+		{ "journal", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char who[256] = "", *used_text, *refused_text;
 	capuns_set_t used, refused;
 	int c, r, status, rc;
+	bool journal = false;
 	struct passwd *pw;
 	pid_t pid;
 
@@ -1111,9 +1462,22 @@ static int cmd_learn(int argc, char **argv)
 				return usage_error("--for: '%s' is not a user or @group", optarg);
 			snprintf(who, sizeof(who), "%s", optarg);
 			break;
+		case 'j':
+			journal = true;
+			break;
 		default:
 			return help_or_usage_error(c);
 		}
+	}
+	if (journal) {
+		if (optind >= argc)
+			return usage_error("learn --journal needs a FILE (- for standard input)");
+		/* Options go first: an option after a FILE would be read as one. */
+		for (int i = optind; i < argc && strcmp(argv[optind - 1], "--"); i++)
+			if (argv[i][0] == '-' && argv[i][1])
+				return usage_error("learn --journal: '%s' after a FILE (options go "
+						   "first; -- before a FILE named so)", argv[i]);
+		return learn_journal(argc - optind, argv + optind, who);
 	}
 	if (optind >= argc)
 		return usage_error("learn needs a COMMAND to run");

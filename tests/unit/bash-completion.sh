@@ -2,7 +2,7 @@
 # The bash completion of capuns: subcommands, options, capability names
 # of the running kernel (from capuns --list-caps) in every item of a
 # list, signs kept, users for check-conf --user and --protect, commands
-# after "--".
+# after "--", files after learn --journal.
 # Driven as bash drives it: COMP_LINE, COMP_POINT, COMP_WORDS split at
 # COMP_WORDBREAKS, then the function complete -p names.
 set -u
@@ -51,5 +51,14 @@ expect_eq "learn options" "$(comp 'capuns learn --f')" "--for="
 expect_eq "learn --for=USER" "$(comp 'capuns learn --for=roo')" "root"
 expect_eq "learn --for=@GROUP" "$(comp 'capuns learn --for=@roo')" "@root"
 expect_match "learn COMMAND" "$(comp 'capuns learn bas')" "(^| )bash( |$)"
+expect_eq "learn --journal" "$(comp 'capuns learn --jo')" "--journal"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+touch "$tmp/host1.log" "$tmp/host2.log"
+expect_eq "learn --journal FILE: files, not commands" "$(comp "capuns learn --journal $tmp/ho")" \
+	"$tmp/host1.log $tmp/host2.log"
+expect_eq "learn --for=WHO --journal -- FILE: files" \
+	"$(comp "capuns learn --for=alice --journal -- $tmp/host1")" "$tmp/host1.log"
+expect_eq "learn without --journal: no file after --" "$(comp "capuns learn -- $tmp/ho")" ""
 expect_eq "the new subcommands" "$(comp 'capuns l')" "learn"
 done_testing

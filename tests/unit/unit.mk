@@ -25,6 +25,9 @@ $(B)/tests/unit/json-writer $(B)/tests/unit/pam-conf: $(B)/tests/unit/%: tests/u
 # ---- capuns: argument handling, the man page ----------------------------
 UNIT_TESTS += tests/unit/cli-args.sh tests/unit/cli-man.sh
 tests/unit/cli-args.sh: $(B)/san/capuns
+# learn --journal: rules from the journals of several hosts.
+UNIT_TESTS += tests/unit/cli-learn.sh
+tests/unit/cli-learn.sh: $(B)/san/capuns
 
 # ---- pam_capuns.so, driven through libpam -------------------------------
 UNIT_TESTS += $(B)/tests/unit/pam-module

@@ -18,7 +18,7 @@ vg() { # NAME EXPECTED-EXIT CMD...
 		not_ok "$name (exit $rc, want $want)"; sed 's/^/#   /' "$tmp" | head -20; fi
 }
 tmp=$(mktemp)
-trap 'rm -f "$tmp" "$tmp.conf"' EXIT
+trap 'rm -f "$tmp" "$tmp.conf" "$tmp.log"' EXIT
 # The build tree's programs with the build tree's shared libcapuns.
 export LD_LIBRARY_PATH=$root/build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 cli=$root/build/capuns
@@ -33,5 +33,11 @@ vg "capuns mask --drop=12x (usage error)" 2 "$cli" mask --drop=12x
 vg "capuns check (usage error)" 2 "$cli" check
 printf '%s\n' '!cap_sys_module *' >"$tmp.conf"
 vg "capuns check-conf --protect=root (a rule matches root)" 1 "$cli" check-conf --protect=root "$tmp.conf"
+printf '%s\n' "complain: cap_net_admin pid 1 (ip) uid 0 (root) unit -, namespace depth 1, target depth 1: allowed (complain mode)" \
+	"complain: cap_bogus pid 1 (ip) uid 0 (root) unit -, namespace depth 1, target depth 1: allowed (complain mode)" \
+	"2024-01-05T12:34:56+0100 web2 capuns[9]: cap-denied: cap_sys_admin pid 2 (sh) uid 1 (daemon) unit -, namespace depth 1, target depth 1: Operation not permitted" >"$tmp.log"
+vg "capuns learn --journal (two hosts, an unknown capability)" 0 "$cli" learn --journal "$tmp.log" - <"$tmp.log"
+vg "capuns learn --for=@ops --journal" 0 "$cli" learn --for=@ops --journal "$tmp.log"
+vg "capuns learn --journal of a missing file" 1 "$cli" learn --journal "$tmp.log" "$tmp.missing"
 vg "capuns-bpf status --reload (usage error)" 2 "$root/build/capuns-bpf" status --reload
 done_testing
