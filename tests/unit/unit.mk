@@ -92,3 +92,5 @@ UNIT_TESTS += tests/unit/system-boot.sh
 tests/unit/system-boot.sh: all
 UNIT_TESTS += tests/unit/system-unit.sh
 tests/unit/system-unit.sh: all
+UNIT_TESTS += tests/unit/ansible-role.sh
+tests/unit/ansible-role.sh: $(B)/capuns
