@@ -44,13 +44,6 @@ static void usage(FILE *out)
 
 /* ---- status ------------------------------------------------------------- */
 
-/* Name of a capability ("cap_net_admin", or its number). */
-static void cap_name(int cap, char *buf, size_t len)
-{
-	if (capuns_cap_to_name(cap, buf, len) < 0)
-		snprintf(buf, len, "%d", cap);
-}
-
 /* What an interrupted load left, as a JSON field (only when there is some). */
 static void json_interrupted(struct json_writer *w, const struct capuns_bpf_status *st)
 {
@@ -213,7 +206,7 @@ static void print_event(const struct capuns_bpf_event *ev, void *arg)
 	FILE *out = stdout;
 
 	if (ev->cap >= 0)
-		cap_name(ev->cap, cap, sizeof(cap));
+		settext_cap_name(ev->cap, cap, sizeof(cap));
 	memcpy(comm, ev->comm, sizeof(ev->comm));
 	comm[sizeof(ev->comm)] = '\0';
 	if (json) {
@@ -300,7 +293,7 @@ static void journal_event(const struct capuns_bpf_event *ev, void *arg)
 
 	(void)arg;
 	if (ev->cap >= 0)
-		cap_name(ev->cap, cap, sizeof(cap));
+		settext_cap_name(ev->cap, cap, sizeof(cap));
 	memcpy(comm, ev->comm, sizeof(ev->comm));
 	comm[sizeof(ev->comm)] = '\0';
 	snprintf(user, sizeof(user), "%s", pw ? pw->pw_name : "?");

@@ -109,13 +109,6 @@ static int fail(const char *what, int err)
 	return EXIT_FAILURE;
 }
 
-/* The name of cap, or its number where libcap has no name for it. */
-static void cap_name_or_number(int cap, char *buf, size_t len)
-{
-	if (capuns_cap_to_name(cap, buf, len) < 0)
-		snprintf(buf, len, "%d", cap);
-}
-
 /*
  * Parse CAPS for option opt; print the usage error itself.  The list must
  * also name only capabilities of the running kernel (a stock kernel has
@@ -141,7 +134,7 @@ static bool parse_caps(const char *opt, const char *text, capuns_set_t *set)
 	for (int cap = 0; cap < CAPUNS_CAP_BITS; cap++) {
 		if (!capuns_set_has(unknown, cap))
 			continue;
-		cap_name_or_number(cap, name, sizeof(name));
+		settext_cap_name(cap, name, sizeof(name));
 		fprintf(stderr, "%s: %s: '%s': capability %d (%s) does not exist on this kernel "
 			"(its last is %d)\n", prog, opt, text, cap, name, capuns_cap_last());
 		return false;
@@ -468,7 +461,7 @@ static int list_caps(void)
 	char name[64];
 
 	for (int cap = 0; cap <= capuns_cap_last(); cap++) {
-		cap_name_or_number(cap, name, sizeof(name));
+		settext_cap_name(cap, name, sizeof(name));
 		printf("%d %s\n", cap, name);
 	}
 	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

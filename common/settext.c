@@ -5,6 +5,12 @@
 
 #include "settext.h"
 
+void settext_cap_name(int cap, char *buf, size_t len)
+{
+	if (capuns_cap_to_name(cap, buf, len) < 0)
+		snprintf(buf, len, "%d", cap);
+}
+
 int settext_print(FILE *out, capuns_set_t set)
 {
 	char *t = capuns_set_format(set, 0);

@@ -12,6 +12,12 @@
 #include "capuns.h"
 #include "json_writer.h"
 
+/*
+ * The name of capability cap in buf ("cap_net_admin"), or its number when
+ * it has none (a capability newer than the running libcap).
+ */
+void settext_cap_name(int cap, char *buf, size_t len);
+
 /* The text of set to out.  0, or -ENOMEM (nothing printed). */
 int settext_print(FILE *out, capuns_set_t set);
 
