@@ -14,7 +14,7 @@
 
 fleet_hosts=(host-a host-b)
 fleet_ssh_opts=(-o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null
-	-o LogLevel=ERROR -o ConnectTimeout=10)
+	-o LogLevel=ERROR -o ConnectTimeout=60)
 
 # A TCP port on the loopback that nothing listens on.
 fleet_free_port() {
@@ -152,6 +152,9 @@ stage_fleet() {
 	export LD_LIBRARY_PATH=$CAPUNS_ROOT/build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 	export ANSIBLE_HOME=$fleet_dir/ansible-home ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0
 	export ANSIBLE_LOCAL_TEMP=$fleet_dir/ansible-tmp
+	# make check runs another guest beside these two on 2 cores: a new
+	# ssh login under TCG can take longer than Ansible's 10 s default.
+	export ANSIBLE_TIMEOUT=60
 
 	log "fleet: booting ${fleet_hosts[*]} (stock 6.1, systemd, sshd)"
 	if ! fleet_boot; then
