@@ -3,7 +3,8 @@
 # /proc and securityfs files: a kernel with the series loads nothing and
 # succeeds; an LSM list without bpf fails and names the lsm= argument to
 # add; an unreadable list fails; anything but start|reload|stop is a
-# usage error (stop: tests/unit/system-unit.sh). (The system test runs it
+# usage error (stop: tests/unit/system-unit.sh); a kernel built with the
+# series warns when the installed linux-source is newer. (The system test runs it
 # for real at boot.)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,6 +23,29 @@ out=$(CAPUNS_STATUS_FILE=$tmp/patched-status CAPUNS_LSM_FILE=$tmp/lsm-nobpf CAPU
 	"$boot" start 2>&1); rc=$?
 expect_eq "kernel with the series: start succeeds" "$rc" 0
 expect_match "and says the kernel backend is active" "$out" "kernel backend active"
+
+# The stale-kernel warning: uname and dpkg-query stand in for the
+# running kernel and the installed linux-source.
+mkdir -p "$tmp/bin"
+stale() { # RELEASE SOURCE-STATUS-AND-VERSION
+	printf '#!/bin/sh\necho %s\n' "$1" >"$tmp/bin/uname"
+	printf '#!/bin/sh\nprintf %%s "%s"\n' "$2" >"$tmp/bin/dpkg-query"
+	chmod +x "$tmp/bin/uname" "$tmp/bin/dpkg-query"
+	out=$(PATH=$tmp/bin:$PATH CAPUNS_STATUS_FILE=$tmp/patched-status CAPUNS_LSM_FILE=$tmp/lsm-nobpf \
+		CAPUNS_MASK_DROP= JOURNAL_STREAM=8:1 "$boot" start 2>&1); rc=$?
+}
+stale 6.1.158-capuns 'ii 6.1.160-1'
+expect_eq "a -capuns kernel older than the installed linux-source: start succeeds" "$rc" 0
+expect_match "... and warns, at warning priority, naming both versions and the rebuild" "$out" \
+	"^<4>capuns: warning: linux-source-6.1 6.1.160-1 is newer than the running kernel 6.1.158-capuns:.*no Debian security update.*make kernel-deb"
+stale 6.12.48-capuns 'ii 6.12.48-1~bpo12+1'
+expect_eq "the same upstream version (a backport): no warning" "$(grep -c warning <<<"$out")" 0
+stale 6.1.160-capuns 'ii 6.1.158-1'
+expect_eq "a kernel newer than the source: no warning" "$(grep -c warning <<<"$out")" 0
+stale 6.1.158-capuns 'un '
+expect_eq "linux-source not installed: no warning" "$(grep -c warning <<<"$out")" 0
+stale 6.1.0-28-amd64 'ii 6.1.160-1'
+expect_eq "Debian's own kernel: no warning" "$(grep -c warning <<<"$out")" 0
 
 out=$(CAPUNS_STATUS_FILE=$tmp/stock-status CAPUNS_LSM_FILE=$tmp/lsm-nobpf "$boot" start 2>&1); rc=$?
 expect_eq "bpf not in the LSM list: start fails" "$rc" 1
