@@ -5,6 +5,7 @@
 # the kernel reports and with operations that need the dropped capability
 # (ip link add needs CAP_NET_ADMIN; a UTS namespace needs CAP_SYS_ADMIN).
 . /capuns/tests/tap.sh
+. /capuns/bin/guest-lib.sh
 U=/capuns/kernel/unsctl
 UNSHARE=/usr/bin/unshare
 IP=/usr/sbin/ip
@@ -56,11 +57,6 @@ done
 # privilege, so "unshare -r" works; mounting inside does not.  bubblewrap
 # creates a mount namespace with its user namespace, which needs
 # CAP_SYS_ADMIN over it: it is refused, and works with another drop.
-in_bindroot() { # bwrap's pivot_root(2) refuses the initramfs as root
-	/usr/bin/unshare -m /bin/sh -c 'mkdir -p /run/bindroot &&
-		/bin/mount -o rbind / /run/bindroot && cd /run/bindroot &&
-		/bin/mount -o move . / && exec /usr/sbin/chroot . "$@"' sh "$@"
-}
 alice_cmd="/usr/bin/setpriv --reuid=$UNPRIV_UID --regid=$UNPRIV_GID --init-groups --reset-env --"
 for who in root alice; do
 	run() { if [ $who = root ]; then "$@"; else as_user "$@"; fi; }

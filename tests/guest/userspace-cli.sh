@@ -3,6 +3,7 @@
 # patched: drops must hold through unshare and bwrap nesting; unpatched:
 # every change must fail (no backend) without running the command.
 . /capuns/tests/tap.sh
+. /capuns/bin/guest-lib.sh
 cd /tmp || exit 1
 
 run() { out=$("$@" 2>&1); rc=$?; }
@@ -18,11 +19,6 @@ bit_set() { [ $(( (0x$1 >> $2) & 1 )) = 1 ]; }
 # mount of /, moved onto / as switch_root does.  bwrap calls pivot_root(2),
 # which refuses the initramfs as root, and a chroot(2) cannot create user
 # namespaces, so neither the plain root nor a chroot will do.
-in_bindroot() {
-	/usr/bin/unshare -m /bin/sh -c 'mkdir -p /run/bindroot &&
-		/bin/mount -o rbind / /run/bindroot && cd /run/bindroot &&
-		/bin/mount -o move . / && exec /usr/sbin/chroot . "$@"' sh "$@"
-}
 # The unprivileged user, as a command line (it must pass through chroot).
 alice="/usr/bin/setpriv --reuid=1000 --regid=1000 --init-groups --reset-env --"
 bwrap_nest='/usr/bin/bwrap --unshare-user --uid 0 --gid 0 --bind / / /bin/sh -c'

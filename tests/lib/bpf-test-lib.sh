@@ -1,5 +1,8 @@
 # Helpers of the BPF backend's guest tests (tests/guest/bpf-*.sh).  Source
 # it after tap.sh; installed in the guest as /capuns/bin/bpf-test-lib.sh.
+# It brings guest-lib.sh (in_bindroot) with it.
+
+. /capuns/bin/guest-lib.sh
 
 UNS=/capuns/bin/bpf-uns
 PIN=/sys/fs/bpf/capuns
@@ -60,11 +63,3 @@ CAP_NET_ADMIN=12
 CAP_SYS_ADMIN=21
 CAP_SYS_RAWIO=17
 
-# in_bindroot CMD...: run CMD in a mount namespace whose root is a bind
-# mount of /, moved onto / as switch_root does: bwrap's pivot_root(2)
-# refuses the initramfs itself as root.
-in_bindroot() {
-	/usr/bin/unshare -m /bin/sh -c 'mkdir -p /run/bindroot &&
-		/bin/mount -o rbind / /run/bindroot && cd /run/bindroot &&
-		/bin/mount -o move . / && exec /usr/sbin/chroot . "$@"' sh "$@"
-}
