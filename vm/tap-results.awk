@@ -1,7 +1,8 @@
 # Turn a marked test log into one result line per TAP result.
 #
-# Input: lines "@@CAPUNS:<nonce> BEGIN <test>", the test's own output (TAP),
-# "@@CAPUNS:<nonce> END <test> <exit status>", and finally
+# Input: lines "@@CAPUNS:<nonce> BEGIN <test> [<time>]", the test's own
+# output (TAP), "@@CAPUNS:<nonce> END <test> <exit status> [<time>]", and
+# finally
 # "@@CAPUNS:<nonce> DONE <failures>". Markers with another nonce are test
 # output like any other. Used for guest serial logs and host unit tests.
 #
@@ -11,7 +12,8 @@
 #
 # Variables: nonce (required), prefix (e.g. "patched/"), expect (space-
 # separated test names that must all appear), need_done (1: a missing DONE
-# marker is a failure: the guest died).
+# marker is a failure: the guest died), timefile (where to append
+# "<prefix><test> <seconds>" for each test whose markers carry times).
 
 function emit(status, test, desc) {
 	printf "%s %s%s: %s\n", status, prefix, test, desc
@@ -31,8 +33,18 @@ BEGIN { if (nonce == "") { print "tap-results.awk: nonce not set" > "/dev/stderr
 index($0, "@@CAPUNS:" nonce " ") {
 	line = substr($0, index($0, "@@CAPUNS:" nonce " "))
 	n = split(line, f, " ")
-	if (f[2] == "BEGIN") { cur = f[3]; seen[cur] = 1; order[++norder] = cur; next }
-	if (f[2] == "END") { finish(f[3], f[4] + 0); cur = ""; next }
+	if (f[2] == "BEGIN") {
+		cur = f[3]; seen[cur] = 1; order[++norder] = cur
+		if (n >= 4) began[cur] = f[4]
+		next
+	}
+	if (f[2] == "END") {
+		finish(f[3], f[4] + 0)
+		if (timefile != "" && n >= 5 && (f[3] in began))
+			printf "%s%s %.1f\n", prefix, f[3], f[5] - began[f[3]] >> timefile
+		cur = ""
+		next
+	}
 	if (f[2] == "DONE") { done = 1; next }
 	next
 }

@@ -48,4 +48,13 @@ out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN k' 'TAP version 13' '1..1' \
 	'ok 1 global.thing # SKIP no feature' '@@CAPUNS:n0nce END k 4' '@@CAPUNS:n0nce DONE 0' | parse k 1)
 expect_eq "kselftest all-skip exit 4 is not a failure" "$out" "SKIP t/k: global.thing (skipped: no feature)"
 
+tf=$(mktemp)
+trap 'rm -f "$tf"' EXIT
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a 3.25' 'ok 1 - one' '@@CAPUNS:n0nce END a 0 10.75' \
+	'@@CAPUNS:n0nce BEGIN b' 'ok 1 - two' '@@CAPUNS:n0nce END b 0' '@@CAPUNS:n0nce DONE 0' |
+	awk -v nonce=n0nce -v prefix=t/ -v expect="a b" -v need_done=1 -v timefile="$tf" \
+		-f "$root/vm/tap-results.awk")
+expect_eq "times on the markers do not change the results" "$out" $'PASS t/a: one\nPASS t/b: two'
+expect_eq "... and each timed test's seconds go to the time file" "$(cat "$tf")" "t/a 7.5"
+
 done_testing
