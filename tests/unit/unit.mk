@@ -94,3 +94,5 @@ UNIT_TESTS += tests/unit/system-unit.sh
 tests/unit/system-unit.sh: all
 UNIT_TESTS += tests/unit/ansible-role.sh
 tests/unit/ansible-role.sh: $(B)/capuns
+# vm/post-series: the series signed by whoever posts it.
+UNIT_TESTS += tests/unit/post-series.sh
