@@ -6,7 +6,8 @@
 #   make demo     boot the patched kernel and show capuns at work
 #   make install  install (PREFIX=/usr/local, DESTDIR, BINDIR, ... see below)
 #   make deb      build the Debian packages into build/deb/
-#   make kernel-deb  the patched kernel as Debian packages (SERIES=6.1)
+#   make kernel-deb  the patched kernel as Debian packages (SERIES=6.1,
+#                    FLAVOUR=cloud for Debian's cloud-amd64 config)
 #   make system-test  build the Debian packages, install them on a booted
 #                 Debian 12 (stock and patched kernels) and test them there
 #
@@ -142,10 +143,12 @@ deb:
 	@vm/build-debs
 
 # The patched kernel as Debian packages (Debian's config, bindeb-pkg):
-# make kernel-deb [SERIES=6.1]. Hours on 2 cores; see kernel/README.md.
+# make kernel-deb [SERIES=6.1] [FLAVOUR=cloud]. Hours on 2 cores for the
+# generic config; see kernel/README.md.
 SERIES ?= 6.1
+FLAVOUR ?=
 kernel-deb: deps
-	@vm/kernel-deb $(SERIES)
+	@vm/kernel-deb $(if $(FLAVOUR),--flavour $(FLAVOUR)) $(SERIES)
 
 # The packages installed on a booted Debian 12 (tests/system/run).
 system-test: deps
