@@ -34,6 +34,8 @@ with_lock() {
 # with_progress STAGE CMD...: run CMD and, while it runs, log a line with
 # the stage and the elapsed time every CAPUNS_PROGRESS_SECONDS (30) s, so
 # that long work (kernel and root file system builds) never looks hung.
+# With CAPUNS_PROGRESS_LOG set to a kbuild log, the line also counts the
+# objects compiled so far.
 with_progress() {
 	local stage=$1 every=${CAPUNS_PROGRESS_SECONDS:-30} pid ticker rc=0
 	shift
@@ -45,7 +47,7 @@ with_progress() {
 			sleep 1
 			t=$((t + 1))
 			if [ $((t % every)) = 0 ] && kill -0 "$pid" 2>/dev/null; then
-				log "$stage: still running, $((t / 60)) min $((t % 60)) s"
+				log "$stage: still running, $((t / 60)) min $((t % 60)) s$(progress_count)"
 			fi
 		done
 	) &
@@ -53,6 +55,11 @@ with_progress() {
 	wait "$pid" || rc=$?
 	wait "$ticker" 2>/dev/null || true
 	return $rc
+}
+
+progress_count() {
+	[ -n "${CAPUNS_PROGRESS_LOG:-}" ] && [ -f "$CAPUNS_PROGRESS_LOG" ] || return 0
+	printf ', %s objects compiled' "$(grep -c '^  CC ' "$CAPUNS_PROGRESS_LOG")"
 }
 
 # The kernel series a script works on: Debian's linux-source-SERIES and
