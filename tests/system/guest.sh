@@ -21,6 +21,12 @@
 #                      everyone in again and re-enables pam_capuns
 #   remove   (stock)   apt remove unloads the backend and the PAM profile;
 #                      apt purge removes the configuration
+# and, when run by name (tests/system/run kernel-deb[-6.12]), two boots per
+# kernel package that make kernel-deb built:
+#   kernel-deb[-SERIES]-install (stock) dpkg -i of the linux-image package;
+#                      its postinst makes the initramfs (update-initramfs)
+#   kernel-deb[-SERIES] (that kernel, through its own initramfs) what
+#                      patched checks, on a kernel from a package
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export LC_ALL=C.UTF-8
 
@@ -415,6 +421,63 @@ stage_patched() {
 		systemctl -q is-active capuns-log.service
 }
 
+# The kernel package's series, from the stage's name (kernel-deb-6.12 or
+# kernel-deb-6.12-install; kernel-deb alone is 6.1), and its release, from
+# the one linux-image package tests/system/run put in its folder.
+kernel_deb_series() {
+	local s=${stage#kernel-deb}
+	s=${s%-install}
+	s=${s#-}
+	echo "${s:-6.1}"
+}
+kernel_deb_file() { ls /root/capuns-kernel-debs/"$(kernel_deb_series)"/linux-image-*.deb 2>/dev/null | head -1; }
+kernel_deb_release() { local p; p=$(dpkg-deb -f "$(kernel_deb_file)" Package 2>/dev/null) && echo "${p#linux-image-}"; }
+
+# MOD is in the initramfs IMG, or built into the kernel RELEASE.
+in_initramfs() { # IMG RELEASE MOD
+	lsinitramfs "$1" | grep -q "/$3\.ko" || grep -q "/$3\.ko\$" "/lib/modules/$2/modules.builtin"
+}
+
+stage_kernel_deb_install() {
+	local deb rel
+	deb=$(kernel_deb_file)
+	rel=$(kernel_deb_release)
+	if [ -z "$deb" ] || [ -z "$rel" ]; then
+		not_ok "a linux-image package for $(kernel_deb_series) in /root/capuns-kernel-debs"
+		return
+	fi
+	expect_match "the package is a capuns kernel ($rel)" "$rel" '-capuns$'
+	check "dpkg -i ${deb##*/}" \
+		sh -c "dpkg -i $deb >/tmp/dpkg.log 2>&1 || { cat /tmp/dpkg.log; false; }"
+	expect_eq "dpkg lists linux-image-$rel as installed" \
+		"$(dpkg-query -W -f='${db:Status-Abbrev}' "linux-image-$rel" 2>/dev/null)" "ii "
+	check "the package put the kernel in /boot/vmlinuz-$rel" test -s "/boot/vmlinuz-$rel"
+	check "its modules are in /lib/modules/$rel with their index (depmod)" \
+		test -s "/lib/modules/$rel/modules.dep"
+	check "its postinst made /boot/initrd.img-$rel (update-initramfs, /etc/kernel/postinst.d)" \
+		test -s "/boot/initrd.img-$rel"
+	local m
+	for m in virtio_blk ext4; do
+		check "the initramfs can mount the root: $m is in it or built in" \
+			in_initramfs "/boot/initrd.img-$rel" "$rel" $m
+	done
+}
+
+stage_kernel_deb() {
+	local rel
+	rel=$(kernel_deb_release)
+	expect_eq "the running kernel is the package's" "$(uname -r)" "${rel:-no package}"
+	expect_match "dpkg -S: its image belongs to linux-image-$rel" \
+		"$(dpkg -S "/boot/vmlinuz-$(uname -r)" 2>&1)" "^linux-image-$rel: "
+	expect_match "it booted through an initramfs (the package's, from /boot)" \
+		"$(dmesg | grep -m1 'Freeing initrd memory')" 'Freeing initrd memory'
+	expect_eq "the initramfs mounted the disk as the root" "$(findmnt -n -o SOURCE /)" /dev/vda
+	expect_match "modules of the package load (virtio_blk, the disk's driver)" \
+		"$(lsmod)" '^virtio_blk '
+	expect_eq "PID 1 is systemd" "$(ps -p 1 -o comm=)" systemd
+	stage_patched
+}
+
 stage_nobpf() {
 	local lsm msg
 	lsm=$(cat /sys/kernel/security/lsm)
@@ -487,6 +550,8 @@ mark BEGIN "$stage"
 	echo "# stage $stage on $(uname -r) ($kernel), $(systemctl is-system-running 2>&1)"
 	case "$stage" in
 	install | reboot | patched | nobpf | rescue | remove) "stage_$stage" ;;
+	kernel-deb-install | kernel-deb-*-install) stage_kernel_deb_install ;;
+	kernel-deb | kernel-deb-*) stage_kernel_deb ;;
 	*) not_ok "unknown stage '$stage'" ;;
 	esac
 	done_testing
