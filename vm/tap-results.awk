@@ -22,10 +22,13 @@ function emit(status, test, desc) {
 function finish(test, rc,    kskip) {
 	# kselftest exits 4 (KSFT_SKIP) when every result was a skip
 	kskip = (rc == 4 && results[test] > 0 && results[test] == skips[test])
-	if (results[test] == 0)
+	# timeout(1) ends a test past its limit: 124, or 143 (SIGTERM)
+	if (rc == 124 || rc == 143)
+		emit("FAIL", test, "timed out")
+	else if (results[test] == 0)
 		emit("FAIL", test, "no result reported (a test must assert something); exit " rc)
 	else if (rc != 0 && fails[test] == 0 && !kskip)
-		emit("FAIL", test, rc == 143 || rc == 124 ? "timed out" : "exit status " rc)
+		emit("FAIL", test, "exit status " rc)
 	ended[test] = 1
 }
 BEGIN { if (nonce == "") { print "tap-results.awk: nonce not set" > "/dev/stderr"; exit 2 } }

@@ -29,6 +29,11 @@ out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a' 'ok 1 - one' '@@CAPUNS:n0nce END a 
 	'@@CAPUNS:n0nce DONE 1' | parse a 1)
 expect_match "a timed-out test fails" "$out" '^FAIL t/a: timed out'
 
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a' '@@CAPUNS:n0nce END a 124' \
+	'@@CAPUNS:n0nce DONE 1' | parse a 1)
+expect_eq "a test stopped at its limit before any result says it timed out" "$out" \
+	'FAIL t/a: timed out'
+
 out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a' 'ok 1 - one' | parse a 1)
 expect_match "a test that never ends fails" "$out" '^FAIL t/a: did not finish'
 expect_match "a run without DONE fails" "$out" '^FAIL t/\(run\): no DONE'
