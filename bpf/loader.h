@@ -64,7 +64,9 @@ int loader_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * kills itself with SIGKILL right after its Nth step (named by fmt in
  * the message it prints first), as the OOM killer or a service manager's
  * SIGKILL could, so that a test can check what each interrupted load
- * leaves behind.  Only the loader reads it (with secure_getenv()).
+ * leaves behind.  With LOADER_KILL_STEP_ENV=trace it names every step
+ * and goes on, so that a test can choose which steps to interrupt.  Only
+ * the loader reads it (with secure_getenv()).
  */
 #define LOADER_KILL_STEP_ENV "CAPUNS_BPF_TEST_KILL_STEP"
 void loader_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
