@@ -8,12 +8,13 @@
 # at any step leaves every hook enforcing; unload removes what a killed
 # load left.
 #
-# The steps that pin one hook's link each run the same code with one link
-# more; each takes some 13 s on a TCG guest. The first and the last of
-# them (every hook pinned, nothing published) are interrupted on every
-# kernel; of the ones between, the stock 6.1 run takes the odd ones and
-# the stock 6.12 run the even ones, so that make check, which runs both,
-# interrupts every step once. Any other kernel takes all of them.
+# Each step takes some 13 s on a TCG guest. A traced load
+# (CAPUNS_BPF_TEST_KILL_STEP=trace) names the steps first. The first and
+# the last link pin (one hook pinned; every hook pinned, nothing
+# published) and the last step are interrupted on every kernel; of the
+# others, the stock 6.1 run takes the odd ones and the stock 6.12 run the
+# even ones, so that make check, which runs both, interrupts every step
+# once. Any other kernel takes all of them.
 . /capuns/tests/tap.sh
 . /capuns/bin/bpf-test-lib.sh
 require_stock
@@ -52,51 +53,67 @@ status_attached() {
 }
 
 case "${CAPUNS_KERNEL:-}" in
-stock) link_steps=odd ;;
-stock-6.12) link_steps=even ;;
-*) link_steps=all ;;
+stock) share=odd ;;
+stock-6.12) share=even ;;
+*) share=all ;;
 esac
-# skip_step STEP: whether this run leaves STEP to the other kernel's. The
-# caller sets first_link to the first link pin's step once it has seen it.
-skip_step() {
-	local i
-	[ -n "$first_link" ] && [ $link_steps != all ] || return 1
-	i=$(($1 - first_link))
-	[ $i -gt 0 ] && [ $i -lt $((HOOKS - 1)) ] || return 1
-	case $link_steps in odd) [ $((i % 2)) = 0 ] ;; even) [ $((i % 2)) = 1 ] ;; esac
+# trace_steps ARGS...: a load (capuns-bpf load ARGS) that names its steps;
+# sets nsteps, step_what[N], first_link and last_link (the steps that pin
+# the first and the last hook's link), planned (the steps this run
+# interrupts) and skipped (those left to the other kernel's run).
+trace_steps() {
+	local out n what i=0
+	nsteps=0 step_what=() planned=() skipped=() first_link= last_link=
+	out=$(CAPUNS_BPF_TEST_KILL_STEP=trace capuns-bpf load "$@" 2>&1) ||
+		{ not_ok "traced load ($*) failed"; diag "$out"; return 1; }
+	while read -r n what; do
+		step_what[n]=$what
+		nsteps=$n
+		if [[ $what == "pinned "*/links*/* ]]; then
+			: "${first_link:=$n}"
+			last_link=$n
+		fi
+	done <<<"$(sed -n 's/.*test hook [A-Z_]*: step \([0-9]*\), /\1 /p' <<<"$out")"
+	if [ -z "$first_link" ] || [ $((last_link - first_link + 1)) != $HOOKS ]; then
+		not_ok "the traced load ($*) pins $HOOKS hook links in a row (steps '$first_link' to '$last_link')"
+		return 1
+	fi
+	for n in $(seq 1 "$nsteps"); do
+		if [ $n = "$first_link" ] || [ $n = "$last_link" ] || [ $n = "$nsteps" ] || [ $share = all ]; then
+			planned+=($n)
+			continue
+		fi
+		i=$((i + 1))
+		if [ $((i % 2)) = $([ $share = odd ] && echo 1 || echo 0) ]; then planned+=($n); else skipped+=($n); fi
+	done
+	diag "the load ($*) has $nsteps steps, link pins $first_link to $last_link; this run interrupts ${planned[*]}; left to the other kernel's run: ${skipped[*]:-none}"
 }
-# is_link_step STEP WHAT: note the first link pin; a step inside the run of
-# link pins must be one (else the loader's steps changed under this test).
-is_link_step() {
-	local pinned=0
-	[[ $2 == "pinned "*/links*/* ]] && pinned=1
-	if [ -z "$first_link" ]; then
-		[ $pinned = 1 ] && first_link=$1
-	elif [ $(($1 - first_link)) -lt $HOOKS ] && [ $pinned = 0 ]; then
-		not_ok "step $1 ($2) was to pin a hook's link: update this test's idea of the loader's steps"
+
+# killed_load STEP ARGS...: capuns-bpf load ARGS killed after STEP; sets
+# rc, out and what, and checks that it was the traced step.
+killed_load() {
+	local step=$1
+	shift
+	out=$(CAPUNS_BPF_TEST_KILL_STEP=$step capuns-bpf load "$@" 2>&1)
+	rc=$?
+	what=$(sed -n 's/.*killed after step [0-9]*, //p' <<<"$out")
+	if [ $rc != 137 ] || [ "$what" != "${step_what[step]}" ]; then
+		not_ok "step $step: the loader was killed by its test hook after '${step_what[step]}' (exit $rc, '$what')"
+		diag "$out"
+		return 1
 	fi
 }
 
-last=
-complete_seen=0
-first_link=
-skipped=()
-for step in $(seq 1 60); do
-	if skip_step $step; then skipped+=($step); continue; fi
-	out=$(CAPUNS_BPF_TEST_KILL_STEP=$step capuns-bpf load 2>&1)
-	rc=$?
-	if [ $rc = 0 ]; then
-		last=$((step - 1))
-		break
-	fi
-	what=$(sed -n 's/.*killed after step [0-9]*, //p' <<<"$out")
-	if [ $rc != 137 ] || [ -z "$what" ]; then
-		not_ok "step $step: the loader was killed by its test hook (exit $rc)"
-		diag "$out"
+complete_seen=0 interrupted=0
+trace_steps
+fresh_unload
+load_first_link=$first_link
+for step in "${planned[@]}"; do
+	if ! killed_load $step; then
 		fresh_unload
 		continue
 	fi
-	is_link_step $step "$what"
+	interrupted=$((interrupted + 1))
 	links=$(hook_links)
 	status=$(capuns-bpf status 2>&1)
 	src=$?
@@ -158,15 +175,7 @@ for step in $(seq 1 60); do
 		not_ok "step $step: unload left $links hook links, $(ls -d $PIN $STAGE 2>/dev/null)"
 	fi
 done
-if [ -n "$last" ]; then
-	diag "the load has $last steps; link pins from step $first_link; left to the other kernel's run: ${skipped[*]:-none}"
-	[ "$last" -gt $HOOKS ] && ok "every step of the load was interrupted once ($last, $link_steps link pins between the first and the last)" ||
-		not_ok "only $last steps: the test hook is not reached after each pin"
-	[ -n "$first_link" ] && [ $((last - first_link + 1)) -ge $HOOKS ] ||
-		not_ok "the link pins (from step '$first_link' to $last) are fewer than the $HOOKS hooks"
-else
-	not_ok "the load never finished without the test hook's kill"
-fi
+expect_eq "every step this run takes was interrupted (${planned[*]} of $nsteps)" "$interrupted" ${#planned[@]}
 if [ "$complete_seen" != 0 ]; then ok "a load killed with every hook pinned was published by the next one"; else
 	not_ok "no step left every hook pinned and unpublished: publishing it is untested"; fi
 
@@ -178,19 +187,10 @@ capuns-bpf load >/dev/null 2>&1 || not_ok "load before the reloads"
 spawn_as_user $UNS lower cap_sys_admin -- /usr/bin/sleep 600
 holder=$SPAWNED
 wait_comm $holder sleep
-rlast=
-first_link=
-skipped=()
-for step in $(seq 1 60); do
-	if skip_step $step; then skipped+=($step); continue; fi
-	out=$(CAPUNS_BPF_TEST_KILL_STEP=$step capuns-bpf load --reload 2>&1)
-	rc=$?
-	if [ $rc = 0 ]; then
-		rlast=$((step - 1))
-		break
-	fi
-	what=$(sed -n 's/.*killed after step [0-9]*, //p' <<<"$out")
-	is_link_step $step "$what"
+interrupted=0
+trace_steps --reload
+for step in "${planned[@]}"; do
+	killed_load $step --reload || continue
 	status=$(capuns-bpf status 2>&1)
 	src=$?
 	links=$(hook_links)
@@ -201,14 +201,14 @@ for step in $(seq 1 60); do
 		[ "$(status_attached "$status")" = $HOOKS ] && [ "$links" -ge $HOOKS ] &&
 		[ "$enforce" = refused ] && [[ $pu == 0x* ]] && ! has_cap "$pu" $CAP_SYS_ADMIN; then
 		ok "reload killed after step $step ($what): every hook enforces, the holder stays restricted"
+		interrupted=$((interrupted + 1))
 	else
 		not_ok "reload killed after step $step ($what): exit $rc, status exit $src, holder '$pu'"
 		printf '%s\n%s\n' "$out" "$status" | sed 's/^/#   /'
 	fi
 done
-diag "the reload has $rlast steps; link pins from step $first_link; left to the other kernel's run: ${skipped[*]:-none}"
-if [ -n "$rlast" ] && [ "$rlast" -gt $HOOKS ]; then ok "every step of the reload was interrupted once ($rlast, $link_steps link pins between the first and the last)"; else
-	not_ok "the reload's steps: '$rlast'"; fi
+expect_eq "every step of the reload this run takes was interrupted (${planned[*]} of $nsteps)" \
+	"$interrupted" ${#planned[@]}
 expect_eq "the reload that finished left no duplicate attached" "$(hook_links)" $HOOKS
 pu=$($UNS get $holder)
 if [[ $pu == 0x* ]] && ! has_cap "$pu" $CAP_SYS_ADMIN; then ok "the holder is still restricted"; else
@@ -218,11 +218,10 @@ wait $holder 2>/dev/null
 
 # unload removes what a killed load left, too.
 fresh_unload
-for step in $(seq 1 "${last:-0}"); do
-	CAPUNS_BPF_TEST_KILL_STEP=$step capuns-bpf load >/dev/null 2>&1
-	links=$(hook_links)
-	[ "$links" -gt 0 ] && [ "$links" -lt $HOOKS ] && break
-done
+# killed after the second link pin: two hooks attached, nothing enforces
+step=$((load_first_link + 1))
+CAPUNS_BPF_TEST_KILL_STEP=$step capuns-bpf load >/dev/null 2>&1
+links=$(hook_links)
 diag "killed after step $step: $links hook links attached"
 json=$(capuns-bpf status --json)
 expect_eq "status --json reports them" "$(jq -c .interrupted_load <<<"$json")" \
