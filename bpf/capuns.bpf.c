@@ -1499,6 +1499,42 @@ int BPF_PROG(capuns_securebits, int option, unsigned long arg2, unsigned long ar
 
 /* ---- /sys/fs/bpf/capuns/tasks ------------------------------------------ */
 
+/* mm->flags' first word: an unsigned long through 6.12, a bitmap in 7.3. */
+static __always_inline unsigned long mm_flags(struct mm_struct *mm)
+{
+	struct mm_struct___bitmap *b = (void *)mm;
+
+	if (bpf_core_field_exists(b->flags.__mm_flags))
+		return BPF_CORE_READ(b, flags.__mm_flags[0]);
+	return BPF_CORE_READ(mm, flags);
+}
+
+/*
+ * __ptrace_may_access()'s dumpability test: the task is dumpable by its
+ * owner, or the reader has CAP_SYS_PTRACE (by the rules) in the namespace
+ * that governs it.  Up to 6.12 both live in the task's mm, and a task
+ * without one passes; 7.3 keeps them in task->exec_state, for every task.
+ */
+static __always_inline int task_dumpable_or_capable(const struct cred *rc,
+						    struct capuns_bpf_cred *rs,
+						    struct task_struct *task)
+{
+	struct task_struct___exec_state *t = (void *)task;
+	struct task_exec_state *es;
+	struct mm_struct *mm;
+
+	if (bpf_core_field_exists(t->exec_state)) {
+		es = BPF_CORE_READ(t, exec_state);
+		if (!es)
+			return 0;
+		return BPF_CORE_READ(es, dumpable) == TASK_DUMPABLE_OWNER ||
+		       rules_capable(rc, rs, BPF_CORE_READ(es, user_ns), CAP_SYS_PTRACE);
+	}
+	mm = BPF_CORE_READ(task, mm);
+	return !mm || (mm_flags(mm) & MMF_DUMPABLE_MASK) == SUID_DUMP_USER ||
+	       rules_capable(rc, rs, BPF_CORE_READ(mm, user_ns), CAP_SYS_PTRACE);
+}
+
 /*
  * May the reader (credentials rc) read task's /proc status when /proc is
  * mounted with hidepid=invisible?  __ptrace_may_access() in
@@ -1512,15 +1548,13 @@ static __always_inline int may_read_status(const struct cred *rc, struct task_st
 {
 	struct capuns_bpf_cred *rs = cred_state(rc), *ts = cred_state(tc);
 	__u32 uid = BPF_CORE_READ(rc, fsuid.val), gid = BPF_CORE_READ(rc, fsgid.val);
-	struct mm_struct *mm = BPF_CORE_READ(task, mm);
 
 	if (BPF_CORE_READ(tc, uid.val) != uid || BPF_CORE_READ(tc, euid.val) != uid ||
 	    BPF_CORE_READ(tc, suid.val) != uid || BPF_CORE_READ(tc, gid.val) != gid ||
 	    BPF_CORE_READ(tc, egid.val) != gid || BPF_CORE_READ(tc, sgid.val) != gid) {
 		if (!rules_capable(rc, rs, user_ns_of(tc), CAP_SYS_PTRACE))
 			return 0;
-	} else if (mm && (BPF_CORE_READ(mm, flags) & MMF_DUMPABLE_MASK) != SUID_DUMP_USER &&
-		   !rules_capable(rc, rs, BPF_CORE_READ(mm, user_ns), CAP_SYS_PTRACE)) {
+	} else if (!task_dumpable_or_capable(rc, rs, task)) {
 		return 0;
 	}
 	return user_ns_of(rc) != user_ns_of(tc) ||

@@ -12,6 +12,9 @@
  * kernel_cap_t changed in 6.3 from struct kernel_cap_struct { __u32 cap[2]; }
  * to struct { u64 val; }: both layouts are declared as ___flavor types and
  * picked with bpf_core_field_exists() (see cap_read() in capuns.bpf.c).
+ * mm_struct's flags became a bitmap struct after 6.12, and 7.3 moved
+ * dumpability to task->exec_state: each is picked the same way (see
+ * task_dumpable_or_capable()).
  */
 #ifndef CAPUNS_BPF_KERNEL_H
 #define CAPUNS_BPF_KERNEL_H
@@ -91,6 +94,15 @@ struct mm_struct {
 	struct user_namespace *user_ns;
 };
 
+/* mm->flags in newer kernels (7.3 has it): mm_flags_t, a bitmap in a struct. */
+struct mm_flags_bitmap {
+	unsigned long __mm_flags[1];
+};
+
+struct mm_struct___bitmap {
+	struct mm_flags_bitmap flags;
+};
+
 struct nameidata;
 
 struct task_struct {
@@ -102,6 +114,24 @@ struct task_struct {
 	struct pid *thread_pid;
 	struct nameidata *nameidata;
 	char comm[16];
+};
+
+/*
+ * 7.3 keeps a task's dumpability and the user namespace that governs it in
+ * task->exec_state, no longer in its mm (mm_struct has no user_ns there),
+ * and checks it for tasks without an mm too.
+ */
+enum task_dumpable {
+	TASK_DUMPABLE_OWNER = 1,
+};
+
+struct task_exec_state {
+	enum task_dumpable dumpable;
+	struct user_namespace *user_ns;
+};
+
+struct task_struct___exec_state {
+	struct task_exec_state *exec_state;
 };
 
 /* x86-64 */
