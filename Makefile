@@ -161,6 +161,7 @@ kernels: deps
 	@vm/build-kernel patched 6.12 >/dev/null
 	@vm/stock-kernel 6.1 >/dev/null
 	@vm/stock-kernel 6.12 >/dev/null
+	@vm/stock-kernel newest >/dev/null
 
 clean:
 	rm -rf $(B)

@@ -12,9 +12,9 @@
 # (CAPUNS_BPF_TEST_KILL_STEP=trace) names the steps first. The first and
 # the last link pin (one hook pinned; every hook pinned, nothing
 # published) and the last step are interrupted on every kernel; of the
-# others, the stock 6.1 run takes the odd ones and the stock 6.12 run the
-# even ones, so that make check, which runs both, interrupts every step
-# once. Any other kernel takes all of them.
+# others, the stock 6.1, 6.12 and newest runs each take every third, so
+# that make check, which runs all three, interrupts every step once. Any
+# other kernel takes all of them.
 . /capuns/tests/tap.sh
 . /capuns/bin/bpf-test-lib.sh
 require_stock
@@ -52,15 +52,18 @@ status_attached() {
 		-e 's/.*interrupted load left ([0-9]+) of [0-9]+ hooks attached.*/\1/p' <<<"$1" | head -1
 }
 
+# This run's share of the steps not interrupted on every kernel: the
+# SHARE-th of every three (make check runs the three stock kernels).
 case "${CAPUNS_KERNEL:-}" in
-stock) share=odd ;;
-stock-6.12) share=even ;;
+stock) share=0 ;;
+stock-6.12) share=1 ;;
+stock-newest) share=2 ;;
 *) share=all ;;
 esac
 # trace_steps ARGS...: a load (capuns-bpf load ARGS) that names its steps;
 # sets nsteps, step_what[N], first_link and last_link (the steps that pin
 # the first and the last hook's link), planned (the steps this run
-# interrupts) and skipped (those left to the other kernel's run).
+# interrupts) and skipped (those left to the other kernels' runs).
 trace_steps() {
 	local out n what i=0
 	nsteps=0 step_what=() planned=() skipped=() first_link= last_link=
@@ -83,10 +86,10 @@ trace_steps() {
 			planned+=($n)
 			continue
 		fi
+		if [ $((i % 3)) = $share ]; then planned+=($n); else skipped+=($n); fi
 		i=$((i + 1))
-		if [ $((i % 2)) = $([ $share = odd ] && echo 1 || echo 0) ]; then planned+=($n); else skipped+=($n); fi
 	done
-	diag "the load ($*) has $nsteps steps, link pins $first_link to $last_link; this run interrupts ${planned[*]}; left to the other kernel's run: ${skipped[*]:-none}"
+	diag "the load ($*) has $nsteps steps, link pins $first_link to $last_link; this run interrupts ${planned[*]}; left to the other kernels' runs: ${skipped[*]:-none}"
 }
 
 # killed_load STEP ARGS...: capuns-bpf load ARGS killed after STEP; sets
