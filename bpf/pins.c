@@ -72,16 +72,18 @@ void loader_step(const char *fmt, ...)
 	unsigned long n;
 	char what[128];
 	va_list ap;
+	bool trace;
 
 	step++;
 	if (!at)
 		return;
-	if (strcmp(at, "trace") && (parse_decimal(at, 1, ULONG_MAX, &n) || n != step))
+	trace = !strcmp(at, "trace");
+	if (!trace && (parse_decimal(at, 1, ULONG_MAX, &n) || n != step))
 		return;
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	if (!strcmp(at, "trace")) {
+	if (trace) {
 		loader_msg("test hook %s: step %lu, %s", LOADER_KILL_STEP_ENV, step, what);
 		return;
 	}
