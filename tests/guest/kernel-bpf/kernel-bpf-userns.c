@@ -255,6 +255,8 @@ int main(void)
 	tap_ok(bad_program_refused("write_euid"), "verifier refuses a write to cred->euid");
 	tap_ok(bad_program_refused("write_other_hook"),
 	       "verifier refuses a cred write from lsm/cred_prepare");
+	tap_ok(bad_program_refused("kfunc_other_hook"),
+	       "bpf_cred_set_userns_caps() from lsm/cred_prepare is refused at load");
 	printf("1..%d\n", tap_n);
 	return tap_failed != 0;
 }

@@ -2,8 +2,9 @@
 /*
  * Programs the verifier must refuse: no BPF program may store into a
  * struct cred, not even the one handed to userns_create (its user
- * namespace set changes only through bpf_cred_set_userns_caps()).  The
- * test loads them one at a time and expects each load to fail.
+ * namespace set changes only through bpf_cred_set_userns_caps()), and
+ * only userns_create programs may call that kfunc.  The test loads them
+ * one at a time and expects each load to fail.
  */
 #include <linux/bpf.h>
 #include <linux/capability.h>
@@ -11,6 +12,8 @@
 #include <bpf/bpf_tracing.h>
 
 #include "cred_caps.bpf.h"
+
+extern int bpf_cred_set_userns_caps(struct cred *cred, __u64 caps) __ksym;
 
 char _license[] SEC("license") = "GPL";
 
@@ -36,5 +39,14 @@ int BPF_PROG(write_other_hook, struct cred *new, const struct cred *old,
 	     unsigned int gfp, int ret)
 {
 	cred_userns_lower(new, CAP_SYS_ADMIN);
+	return 0;
+}
+
+/* The kfunc, on the hook's own (trusted) cred, from another hook. */
+SEC("lsm/cred_prepare")
+int BPF_PROG(kfunc_other_hook, struct cred *new, const struct cred *old,
+	     unsigned int gfp, int ret)
+{
+	bpf_cred_set_userns_caps(new, 0);
 	return 0;
 }
