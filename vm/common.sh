@@ -128,10 +128,11 @@ qemu_accel() {
 }
 
 # qemu_boot ACCEL MEMORY TIMEOUT KERNEL INITRD APPEND LOGPREFIX [QEMU-ARG...]
-# One x86_64 guest with one CPU, MEMORY MiB, no display and no reboot:
-# the kernel console on the first serial port (LOGPREFIX.console), the
-# guest's report on the second (LOGPREFIX.results), both emptied first;
-# QEMU's own output in LOGPREFIX.qemu. The guest's command line is
+# One x86_64 guest with one CPU (CAPUNS_SMP=N: N), MEMORY MiB, no display
+# and no reboot: the kernel console on the first serial port
+# (LOGPREFIX.console), the guest's report on the second
+# (LOGPREFIX.results), both emptied first; QEMU's own output in
+# LOGPREFIX.qemu. The guest's command line is
 # "console=ttyS0 panic=-1 APPEND" (a panic powers off). Killed after
 # TIMEOUT seconds. Returns QEMU's exit status (124 or 137: timeout).
 # CAPUNS_QEMU_ARGS adds QEMU arguments (debugging).
@@ -144,7 +145,7 @@ qemu_boot() {
 	: >"$pfx.results"
 	# shellcheck disable=SC2086 # CAPUNS_QEMU_ARGS is a list of words
 	timeout --kill-after=5 "$limit" qemu-system-x86_64 \
-		-machine pc,accel="$accel" -cpu "$cpu" -m "$memory" -smp 1 \
+		-machine pc,accel="$accel" -cpu "$cpu" -m "$memory" -smp "${CAPUNS_SMP:-1}" \
 		-display none -monitor none -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 $append" \
