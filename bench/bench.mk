@@ -5,7 +5,7 @@ GUEST_FILES += $(BENCH_BIN) $(B)/guest/capuns/tests/bench.sh
 # Static: fork+exec re-executes it and must not measure the dynamic loader.
 $(BENCH_BIN): bench/capuns-bench.c $(B)/libcapuns.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) $(WARN) -static $(LDFLAGS) -o $@ $< $(B)/libcapuns.a $(LIBCAPUNS_LDLIBS)
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) $(WARN) -pthread -static $(LDFLAGS) -o $@ $< $(B)/libcapuns.a $(LIBCAPUNS_LDLIBS)
 
 $(B)/guest/capuns/tests/bench.sh: bench/guest-bench.sh
 	@mkdir -p $(@D)

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -23,6 +24,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -168,6 +170,84 @@ static void bench_sethostname_userns(long n)
 }
 
 /*
+ * The owner rule's path: root, in the initial namespace, owns a child user
+ * namespace and has joined that namespace's UTS namespace, so that
+ * sethostname() asks for CAP_SYS_ADMIN over the child.  cap_capable()
+ * then grants it as the owner's, which the series bounds by pU and
+ * kernel.cap_userns_mask.  sethostname() checks the capability before the
+ * length, so a length of -1 measures the check alone: EINVAL, no lock
+ * taken, nothing changed.  Call in a child process: it leaves the UTS
+ * namespace of the caller.
+ */
+static void join_owned_uts(void)
+{
+	int sync[2], fd;
+	char path[64], c;
+	pid_t pid;
+
+	if (pipe(sync))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		close(sync[0]);
+		if (unshare(CLONE_NEWUSER | CLONE_NEWUTS))
+			die("unshare");
+		if (write(sync[1], "u", 1) != 1)
+			die("write");
+		pause();
+		_exit(0);
+	}
+	close(sync[1]);
+	if (read(sync[0], &c, 1) != 1)
+		die("owned namespace");
+	close(sync[0]);
+	snprintf(path, sizeof(path), "/proc/%d/ns/uts", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die(path);
+	if (setns(fd, CLONE_NEWUTS))
+		die("setns");
+	close(fd);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+static void *owner_check_loop(void *arg)
+{
+	long n = *(long *)arg;
+
+	for (long i = 0; i < n; i++)
+		if (syscall(SYS_sethostname, "bench", -1L) != -1 || errno != EINVAL)
+			die("sethostname as the owner (want EINVAL)");
+	return NULL;
+}
+
+/* owner_check with THREADS threads, each making n checks at once. */
+static void owner_check_threads(long n, int threads)
+{
+	pthread_t tid[64];
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		join_owned_uts();
+		for (int t = 0; t < threads; t++)
+			if (pthread_create(&tid[t], NULL, owner_check_loop, &n))
+				die("pthread_create");
+		for (int t = 0; t < threads; t++)
+			pthread_join(tid[t], NULL);
+		_exit(0);
+	}
+	wait_ok(pid);
+}
+
+static void bench_owner_check(long n)
+{
+	owner_check_threads(n, 1);
+}
+
+/*
  * CAP_NET_ADMIN over a new network namespace on every call: bring lo up
  * (SIOCSIFFLAGS). Allowed where pU holds the capability; under --restrict
  * (pU without it) every call is refused by capuns, which counts it and
@@ -252,6 +332,7 @@ static const struct bench {
 	{ "userns_nested8", bench_userns_nested8, 100 },
 	{ "setuid", bench_setuid, 80000 },
 	{ "sethostname_userns", bench_sethostname_userns, 300000 },
+	{ "owner_check", bench_owner_check, 300000 },
 	{ "netadmin_userns", bench_netadmin_userns, 100000 },
 	{ "fork_exit", bench_fork_exit, 400 },
 	{ "fork_exec", bench_fork_exec, 200 },
@@ -419,6 +500,36 @@ static int repeat(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * --scale=T: owner_check with 1 to T threads, each making the same number
+ * of checks at once.  The line for t threads reads
+ * "BENCH owner_check_<t>t <ns of wall time per check> <checks>": on t
+ * CPUs a check that scales keeps the same time per thread, so ns per
+ * check falls as 1/t.
+ */
+static int scale(const char *arg)
+{
+	long per_thread = 200000;
+	char *end;
+	long t_max = strtol(arg, &end, 10);
+
+	if (*end || t_max < 1 || t_max > 64) {
+		fprintf(stderr, "capuns-bench: --scale=THREADS takes 1 to 64\n");
+		return 2;
+	}
+	for (int t = 1; t <= t_max; t++) {
+		uint64_t t0;
+
+		owner_check_threads(per_thread / 10, t);
+		t0 = now_ns();
+		owner_check_threads(per_thread, t);
+		printf("BENCH owner_check_%dt %.1f %ld\n", t,
+		       (double)(now_ns() - t0) / (per_thread * t), per_thread * t);
+		fflush(stdout);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	/* argv[0] may be a bare name found through PATH */
@@ -427,6 +538,8 @@ int main(int argc, char **argv)
 		return 0;
 	if (argc > 1 && strcmp(argv[1], "--repeat") == 0)
 		return repeat(argc, argv);
+	if (argc > 1 && strncmp(argv[1], "--scale=", 8) == 0)
+		return scale(argv[1] + 8);
 	if (argc > 1 && strncmp(argv[1], "--hold-creds=", 13) == 0)
 		return hold("creds", atol(argv[1] + 13));
 	if (argc > 1 && strncmp(argv[1], "--hold-userns=", 14) == 0)

@@ -13,6 +13,25 @@ for arg in $(cat /proc/cmdline); do
 done
 [ -n "$configs" ] || { not_ok "no capuns.bench= configuration given"; done_testing; }
 
+# capuns.bench=scale (bench/scale): owner_check with 1 to all CPUs' worth
+# of threads, rounds times, and nothing else in this boot.
+if [ "$configs" = scale ]; then
+	cpus=$(grep -c '^processor' /proc/cpuinfo)
+	diag "scale: $cpus CPUs"
+	capuns-bench --scale="$cpus" >/dev/null 2>&1 # warm-up
+	r=1
+	while [ $r -le "$rounds" ]; do
+		if out=$(capuns-bench --scale="$cpus"); then
+			printf '%s\n' "$out" | sed "s/^BENCH /BENCH scale $r /"
+			ok "scale round $r ($cpus CPUs)"
+		else
+			not_ok "scale round $r"
+		fi
+		r=$((r + 1))
+	done
+	done_testing
+fi
+
 # An unrestricted run while another process keeps N restricted credentials
 # alive: the BPF backend's cost for the tasks it leaves alone on a host
 # where it restricts others.
