@@ -23,15 +23,20 @@
 #endif
 
 /*
- * Securebits 8 and 9 are free on 6.1.  Mainline gave them to
- * SECURE_EXEC_RESTRICT_FILE in 6.14: a mainline port must renumber.
+ * Securebits 8 and 9 are free on 6.1 and 6.12.  Mainline gave them to
+ * SECURE_EXEC_RESTRICT_FILE in 6.14: a mainline series takes the next free
+ * pair, and this is the one place outside the kernel series that says
+ * which.  capuns.h's CAPUNS_SECBIT_STRICT(_LOCKED) are libcapuns' own
+ * flags, which the kernel backend translates from these bits.
  */
 #ifndef SECURE_USERNS_STRICT_CAPS
 #define SECURE_USERNS_STRICT_CAPS 8
 #define SECURE_USERNS_STRICT_CAPS_LOCKED 9
 #endif
-/* capuns.h spells these bits CAPUNS_SECBIT_STRICT(_LOCKED); lib/backend.h
- * checks that both agree. */
+#ifndef SECBIT_USERNS_STRICT_CAPS
+#define SECBIT_USERNS_STRICT_CAPS (1UL << SECURE_USERNS_STRICT_CAPS)
+#define SECBIT_USERNS_STRICT_CAPS_LOCKED (1UL << SECURE_USERNS_STRICT_CAPS_LOCKED)
+#endif
 
 /* New capability guarding kernel.cap_userns_mask; CAP_LAST_CAP on the patched kernel. */
 #ifndef CAP_SYS_CONTROL

@@ -50,13 +50,15 @@ extern "C" {
 #define CAPUNS_API __attribute__((visibility("default")))
 
 /*
- * The strict securebit and its lock, as capuns_strict_get() reports them
- * (securebits SECURE_USERNS_STRICT_CAPS = 8 and its _LOCKED = 9 of the
- * kernel series).  Everything this header defines starts with CAPUNS_ or
- * capuns_: it does not define the kernel's names for the same numbers.
+ * The strict securebit and its lock, as capuns_strict_get() reports them.
+ * They are libcapuns' own flags, not securebit numbers: the kernel series
+ * gives the securebits numbers of its own (SECURE_USERNS_STRICT_CAPS and
+ * _LOCKED in capuns-abi.h, which a series for another kernel may move),
+ * the BPF backend keeps flags of its own, and each backend translates.
+ * Everything this header defines starts with CAPUNS_ or capuns_.
  */
-#define CAPUNS_SECBIT_STRICT (1U << 8)
-#define CAPUNS_SECBIT_STRICT_LOCKED (1U << 9)
+#define CAPUNS_SECBIT_STRICT 0x1U
+#define CAPUNS_SECBIT_STRICT_LOCKED 0x2U
 
 /* Bits a capuns_set_t can hold (the kernel ABI has 64-bit sets). */
 #define CAPUNS_CAP_BITS 64

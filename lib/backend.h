@@ -5,7 +5,7 @@
  * The public API (include/capuns.h) validates its arguments and then calls
  * one of these operations.  A backend implements the pU rules of the
  * kernel series (rules 1-6) on some mechanism:
- *   kernel  the patched kernel: prctl(PR_CAP_USERNS), securebits 8/9,
+ *   kernel  the patched kernel: prctl(PR_CAP_USERNS), its strict securebits,
  *           /proc/PID/status CapUNs, kernel.cap_userns_mask
  *   bpf     a BPF-LSM program set on a stock kernel (lib/backend_bpf.c)
  *   none    neither: every operation returns CAPUNS_ENOBACKEND
@@ -34,11 +34,6 @@
 
 #include "capuns-abi.h"
 #include "capuns.h"
-
-/* The public header spells the strict bits without the kernel's names. */
-_Static_assert(CAPUNS_SECBIT_STRICT == 1U << SECURE_USERNS_STRICT_CAPS &&
-	       CAPUNS_SECBIT_STRICT_LOCKED == 1U << SECURE_USERNS_STRICT_CAPS_LOCKED,
-	       "capuns.h and capuns-abi.h disagree on the strict securebits");
 
 /* The classic capability sets of one task. */
 struct capuns_sets {

@@ -4,7 +4,7 @@
  *   pU ops        prctl(PR_CAP_USERNS, op, cap, 0, 0)
  *   pU of a task  /proc/PID/status "CapUNs:\t%016llx"
  *   other sets    /proc/PID/status, enforced as shown
- *   strict bit    PR_GET/SET_SECUREBITS, bits 8 and 9
+ *   strict bit    PR_GET/SET_SECUREBITS, the series' bits (capuns-abi.h)
  *   system mask   /proc/sys/kernel/cap_userns_mask
  */
 #include <errno.h>
@@ -97,11 +97,12 @@ static int kernel_get_strict(unsigned *bits)
 
 	if (r < 0)
 		return -errno;
-	*bits = (unsigned)r & (CAPUNS_SECBIT_STRICT | CAPUNS_SECBIT_STRICT_LOCKED);
+	*bits = (r & SECBIT_USERNS_STRICT_CAPS ? CAPUNS_SECBIT_STRICT : 0) |
+		(r & SECBIT_USERNS_STRICT_CAPS_LOCKED ? CAPUNS_SECBIT_STRICT_LOCKED : 0);
 	return 0;
 }
 
-/* Rule 5: the strict bit and its lock are securebits 8 and 9. */
+/* Rule 5: the strict bit and its lock are securebits of the series (capuns-abi.h). */
 static int kernel_set_strict(bool lock)
 {
 	unsigned long old, want;
@@ -111,7 +112,7 @@ static int kernel_set_strict(bool lock)
 	if (r < 0)
 		return -errno;
 	old = (unsigned long)r;
-	want = old | CAPUNS_SECBIT_STRICT | (lock ? CAPUNS_SECBIT_STRICT_LOCKED : 0);
+	want = old | SECBIT_USERNS_STRICT_CAPS | (lock ? SECBIT_USERNS_STRICT_CAPS_LOCKED : 0);
 	if (prctl(PR_SET_SECUREBITS, want, 0, 0, 0) < 0)
 		return -errno;
 	return 0;

@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "capuns-abi.h"
+
 typedef uint64_t cm_caps;
 
 #define CM_CAP_LAST_PATCHED 41 /* CAP_SYS_CONTROL */
@@ -38,7 +40,8 @@ typedef uint64_t cm_caps;
 #define CM_SECURE_NO_SETUID_FIXUP 2
 #define CM_SECURE_KEEP_CAPS 4
 #define CM_SECURE_NO_CAP_AMBIENT_RAISE 6
-#define CM_SECURE_USERNS_STRICT_CAPS 8
+#define CM_SECURE_USERNS_STRICT_CAPS SECURE_USERNS_STRICT_CAPS /* rule 5 */
+#define CM_SECURE_USERNS_STRICT_CAPS_LOCKED SECURE_USERNS_STRICT_CAPS_LOCKED
 #define CM_SECBIT(b) (1U << (b))
 
 /* prctl options and sub-operations the model implements. */

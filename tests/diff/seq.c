@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Securebits 0 up to the strict bit's lock (capuns-abi.h): the ones a kernel knows. */
+#define KNOWN_SECUREBITS (CM_SECURE_USERNS_STRICT_CAPS_LOCKED + 1)
+
 #define ID_KEEP CM_ID_NONE
 
 /* splitmix64: small, seedable, and the same on every host and guest. */
@@ -134,11 +137,11 @@ static void gen_prctl(uint64_t *s, struct seq_op *op, const struct seq_state *st
 		uint64_t bits = c->securebits;
 
 		a[0] = CM_PR_SET_SECUREBITS;
-		bits ^= 1ULL << below(s, 10);
+		bits ^= 1ULL << below(s, KNOWN_SECUREBITS);
 		if (chance(s, 30))
-			bits ^= 1ULL << below(s, 10);
+			bits ^= 1ULL << below(s, KNOWN_SECUREBITS);
 		if (chance(s, 3))
-			bits |= 1ULL << (10 + below(s, 54));
+			bits |= 1ULL << (KNOWN_SECUREBITS + below(s, 64 - KNOWN_SECUREBITS));
 		a[1] = bits;
 		break;
 	}

@@ -13,7 +13,7 @@
  *   get [PID]            pU (hex); PID: that task's
  *   is-set CAP           0 or 1
  *   raise CAP | lower CAP | clear
- *   strict-get           strict bits (hex, securebit positions 8 and 9)
+ *   strict-get           strict flags (hex: CAPUNS_SECBIT_STRICT, _LOCKED)
  *   strict-set | strict-lock
  *   mask-get | mask-drop CAP
  *   eff                  effective set as enforced (hex, capuns_task_caps):

@@ -16,6 +16,8 @@
 #define RAWIO 17
 #define NOT_RAWIO (FULL42 & ~CM_BIT(RAWIO))
 #define SETPCAP 8
+#define STRICT CM_SECBIT(CM_SECURE_USERNS_STRICT_CAPS)
+#define STRICT_LOCKED CM_SECBIT(CM_SECURE_USERNS_STRICT_CAPS_LOCKED)
 #define SYS_ADMIN 21
 #define SETFCAP 31
 #define NET_RAW 13
@@ -292,26 +294,26 @@ static void test_prctl_classic(void)
 
 	/* PR_SET_SECUREBITS */
 	c = a;
-	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x100, 0, 0, 0), -EPERM,
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, STRICT, 0, 0, 0), -EPERM,
 	       "SET_SECUREBITS as alice: EPERM");
 	c = r;
 	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x400, 0, 0, 0), -EPERM,
 	       "SET_SECUREBITS bit 10 (unknown): EPERM");
 	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 1ULL << 40, 0, 0, 0), -EPERM,
 	       "SET_SECUREBITS bit 40: EPERM");
-	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x300, 0, 0, 0), 0,
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, (STRICT | STRICT_LOCKED), 0, 0, 0), 0,
 	       "rule 5: SET_SECUREBITS strict + its lock");
-	TAP_EQ(cm_prctl(&sys, &c, CM_PR_GET_SECUREBITS, 0, 0, 0, 0), 0x300,
-	       "GET_SECUREBITS returns 0x300");
-	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x200, 0, 0, 0), -EPERM,
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_GET_SECUREBITS, 0, 0, 0, 0), (STRICT | STRICT_LOCKED),
+	       "GET_SECUREBITS returns the strict bit and its lock");
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, STRICT_LOCKED, 0, 0, 0), -EPERM,
 	       "rule 5: clearing a locked strict bit: EPERM");
-	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x100, 0, 0, 0), -EPERM,
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, STRICT, 0, 0, 0), -EPERM,
 	       "rule 5: unlocking: EPERM");
-	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x311, 0, 0, 0), 0,
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, STRICT | STRICT_LOCKED | 0x11, 0, 0, 0), 0,
 	       "other bits still change beside a lock");
 	struct cm_sys stock;
 	boot(&stock, CM_UNPATCHED, &c, NULL);
-	TAP_EQ(cm_prctl(&stock, &c, CM_PR_SET_SECUREBITS, 0x100, 0, 0, 0), -EPERM,
+	TAP_EQ(cm_prctl(&stock, &c, CM_PR_SET_SECUREBITS, STRICT, 0, 0, 0), -EPERM,
 	       "unpatched: bit 8 is unknown: EPERM");
 
 	/* PR_SET_KEEPCAPS */
@@ -436,12 +438,12 @@ static void test_exec(void)
 	/* Rule 10 (R10): a restriction imposed with the strict bit survives. */
 	c = r;
 	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, NET_RAW, 0, 0);
-	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x300, 0, 0, 0), 0,
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, (STRICT | STRICT_LOCKED), 0, 0, 0), 0,
 	       "a login policy: root sets the strict bit, locked");
 	cm_setgid_all(&sys, &c, ALICE);
 	cm_setresuid(&sys, &c, ALICE, ALICE, ALICE);
 	cm_execve(&sys, &c, &plain);
-	TAP_EQ(c.securebits, 0x300, "the strict bits survive setuid and exec");
+	TAP_EQ(c.securebits, (STRICT | STRICT_LOCKED), "the strict bits survive setuid and exec");
 	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, SYS_ADMIN, 0, 0);
 	c.X &= ~CM_BIT(RAWIO);
 	cm_execve(&sys, &c, &suid_root);
@@ -609,9 +611,9 @@ static void test_namespaces(void)
 	       "rule 3 at setns: the entering cred's pU gives X = pP = pE");
 	TAP_EQ(cm_setns_user(&sys, &c, 0), -EPERM, "setns back to the parent: EPERM");
 	c = r;
-	cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x100, 0, 0, 0);
+	cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, STRICT, 0, 0, 0);
 	cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, RAWIO, 0, 0, 0);
-	cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x100, 0, 0, 0);
+	cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, STRICT, 0, 0, 0);
 	TAP_EQ(cm_setns_user(&sys, &c, ns), 0, "setns by init root (CAP_SYS_ADMIN in pE)");
 	TAP_EQ(c.X, NOT_RAWIO, "rule 3a at setns: strict bit bounds pU by X");
 	TAP_EQ(c.securebits, 0, "rule 3c at setns: securebits reset");
@@ -715,7 +717,7 @@ static void test_bpf_backend(void)
 
 	/* Rule 5 through the extension op; rule 3a at the next entry. */
 	c = r;
-	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x100, 0, 0, 0), -EPERM,
+	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, STRICT, 0, 0, 0), -EPERM,
 	       "bpf: securebit 8 is unknown to a stock kernel: EPERM");
 	cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, RAWIO, 0, 0, 0);
 	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_BPF_OP_STRICT_SET, 3, 0, 0), 0,
@@ -836,7 +838,7 @@ static void test_strict_owner_and_tracer(enum cm_flavour flavour, const char *na
 	if (flavour == CM_BPF)
 		cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_BPF_OP_STRICT_SET, 3, 0, 0);
 	else
-		cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0x300, 0, 0, 0);
+		cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, (STRICT | STRICT_LOCKED), 0, 0, 0);
 	cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, NET_RAW, 0, 0, 0);
 	cm_setgid_all(&sys, &c, ALICE);
 	cm_setresuid(&sys, &c, ALICE, ALICE, ALICE);
