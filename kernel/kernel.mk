@@ -21,7 +21,8 @@ $(KERNEL_OBJ)/%.skel.h: $(KERNEL_OBJ)/%.bpf.o
 # The skeletons are generated: named here, as no .d file knows them yet.
 $(KERNEL_GUEST)/tests/kernel-bpf-userns: $(KERNEL_BPF_SRC)/kernel-bpf-userns.c \
 		$(KERNEL_OBJ)/userns_edit.skel.h $(KERNEL_OBJ)/userns_bad.skel.h \
-		$(KERNEL_OBJ)/userns_walk.skel.h
+		$(KERNEL_OBJ)/userns_walk.skel.h $(KERNEL_OBJ)/userns_ext_target.skel.h \
+		$(KERNEL_OBJ)/userns_ext.skel.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) $(DEPFLAGS) -I$(KERNEL_OBJ) $(LDFLAGS) -o $@ $< -lbpf
 

@@ -38,6 +38,8 @@
 #include "userns_edit.skel.h"
 #include "userns_bad.skel.h"
 #include "userns_walk.skel.h"
+#include "userns_ext_target.skel.h"
+#include "userns_ext.skel.h"
 
 #define UNPRIV_UID 1000
 #define UNPRIV_GID 1000
@@ -143,6 +145,31 @@ static void check_restored(void)
 
 	tap_ok(bits == (2 | 4 | 16),
 	       "without the program: namespace holds CAP_SYS_ADMIN again (bits %d)", bits);
+}
+
+/*
+ * An extension program replacing a function of a loaded userns_create
+ * program, and calling the cred kfunc: is its load refused?
+ */
+static bool ext_program_refused(void)
+{
+	struct userns_ext_target *target = userns_ext_target__open_and_load();
+	struct userns_ext *ext = NULL;
+	bool refused = false;
+
+	load_log_len = 0;
+	load_log[0] = '\0';
+	tap_ok(target != NULL, "the userns_create program an extension would replace loads");
+	if (!target)
+		return false;
+	ext = userns_ext__open();
+	if (ext && !bpf_program__set_attach_target(ext->progs.ext_call,
+						   bpf_program__fd(target->progs.ext_target),
+						   "ext_point"))
+		refused = userns_ext__load(ext) != 0;
+	userns_ext__destroy(ext);
+	userns_ext_target__destroy(target);
+	return refused;
 }
 
 static bool bad_program_refused(const char *name)
@@ -275,6 +302,11 @@ int main(void)
 			"calling kernel function bpf_cred_set_userns_caps is not allowed" :
 			"bpf_cred_set_userns_caps() is for lsm/userns_create programs only"),
 	       "bpf_cred_set_userns_caps() from lsm/cred_prepare is refused at load, for the kfunc");
+	tap_ok(ext_program_refused() &&
+	       strstr(load_log, trusted_ptrs ?
+			"calling kernel function bpf_cred_set_userns_caps is not allowed" :
+			"bpf_cred_set_userns_caps() is for lsm/userns_create programs only"),
+	       "an extension of a userns_create program calling it is refused at load, for the kfunc");
 	printf("1..%d\n", tap_n);
 	return tap_failed != 0;
 }
