@@ -169,6 +169,25 @@ static void bench_sethostname_userns(long n)
 	wait_ok(pid);
 }
 
+/* A child that ends with the holder. */
+static pid_t fork_held(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0 && prctl(PR_SET_PDEATHSIG, SIGKILL))
+		_exit(1);
+	return pid;
+}
+
+/* In a child: report to the holder, then wait for its end. */
+static void __attribute__((noreturn)) report_and_wait(int fd, int ok)
+{
+	if (write(fd, ok ? "+" : "-", 1) != 1 || !ok)
+		_exit(1);
+	pause();
+	_exit(0);
+}
+
 /*
  * The owner rule's path: root, in the initial namespace, owns a child user
  * namespace and has joined that namespace's UTS namespace, so that
@@ -187,21 +206,16 @@ static void join_owned_uts(void)
 
 	if (pipe(sync))
 		die("pipe");
-	pid = fork();
+	pid = fork_held();
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
 		close(sync[0]);
-		if (unshare(CLONE_NEWUSER | CLONE_NEWUTS))
-			die("unshare");
-		if (write(sync[1], "u", 1) != 1)
-			die("write");
-		pause();
-		_exit(0);
+		report_and_wait(sync[1], unshare(CLONE_NEWUSER | CLONE_NEWUTS) == 0);
 	}
 	close(sync[1]);
-	if (read(sync[0], &c, 1) != 1)
-		die("owned namespace");
+	if (read(sync[0], &c, 1) != 1 || c != '+')
+		die("a child's unshare(CLONE_NEWUSER | CLONE_NEWUTS)");
 	close(sync[0]);
 	snprintf(path, sizeof(path), "/proc/%d/ns/uts", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -389,25 +403,6 @@ static int hold_creds(long n)
 			die("setuid");
 	}
 	return 0;
-}
-
-/* A child that ends with the holder. */
-static pid_t fork_held(void)
-{
-	pid_t pid = fork();
-
-	if (pid == 0 && prctl(PR_SET_PDEATHSIG, SIGKILL))
-		_exit(1);
-	return pid;
-}
-
-/* In a child: report to the holder, then wait for its end. */
-static void __attribute__((noreturn)) report_and_wait(int fd, int ok)
-{
-	if (write(fd, ok ? "+" : "-", 1) != 1 || !ok)
-		_exit(1);
-	pause();
-	_exit(0);
 }
 
 /*
