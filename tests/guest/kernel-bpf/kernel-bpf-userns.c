@@ -44,11 +44,17 @@
 #define UNPRIV_UID 1000
 #define UNPRIV_GID 1000
 
-/* Quiet libbpf unless something fails: its messages go to TAP comments. */
-/* What libbpf said since bad_program_refused() last began: the verifier's reasons. */
+/* What libbpf said since load_log_clear(): the verifier's reasons for a refusal. */
 static char load_log[16384];
 static size_t load_log_len;
 
+static void load_log_clear(void)
+{
+	load_log_len = 0;
+	load_log[0] = '\0';
+}
+
+/* Quiet libbpf unless something fails: its messages go to TAP comments. */
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	va_list copy;
@@ -157,8 +163,7 @@ static bool ext_program_refused(void)
 	struct userns_ext *ext = NULL;
 	bool refused = false;
 
-	load_log_len = 0;
-	load_log[0] = '\0';
+	load_log_clear();
 	tap_ok(target != NULL, "the userns_create program an extension would replace loads");
 	if (!target)
 		return false;
@@ -178,8 +183,7 @@ static bool bad_program_refused(const char *name)
 	struct bpf_program *prog;
 	bool refused;
 
-	load_log_len = 0;
-	load_log[0] = '\0';
+	load_log_clear();
 	if (!skel)
 		return false;
 	bpf_object__for_each_program(prog, skel->obj)
@@ -254,6 +258,11 @@ int main(void)
 	bool patched = target && !strcmp(target, "patched");
 	/* Kernels whose verifier tracks trusted pointers refuse at load. */
 	bool trusted_ptrs = kernel && !strcmp(kernel, "patched-6.12");
+	/* Why a call of the cred kfunc outside userns_create is refused:
+	 * 6.12's kfunc filter, 6.1's check before verification. */
+	const char *kfunc_refusal = trusted_ptrs ?
+		"calling kernel function bpf_cred_set_userns_caps is not allowed" :
+		"bpf_cred_set_userns_caps() is for lsm/userns_create programs only";
 	struct userns_edit *skel;
 	int err;
 
@@ -296,16 +305,9 @@ int main(void)
 	tap_ok(bad_program_refused("write_euid"), "verifier refuses a write to cred->euid");
 	tap_ok(bad_program_refused("write_other_hook"),
 	       "verifier refuses a cred write from lsm/cred_prepare");
-	/* 6.12 by its kfunc filter, 6.1 by its check before verification */
-	tap_ok(bad_program_refused("kfunc_other_hook") &&
-	       strstr(load_log, trusted_ptrs ?
-			"calling kernel function bpf_cred_set_userns_caps is not allowed" :
-			"bpf_cred_set_userns_caps() is for lsm/userns_create programs only"),
+	tap_ok(bad_program_refused("kfunc_other_hook") && strstr(load_log, kfunc_refusal),
 	       "bpf_cred_set_userns_caps() from lsm/cred_prepare is refused at load, for the kfunc");
-	tap_ok(ext_program_refused() &&
-	       strstr(load_log, trusted_ptrs ?
-			"calling kernel function bpf_cred_set_userns_caps is not allowed" :
-			"bpf_cred_set_userns_caps() is for lsm/userns_create programs only"),
+	tap_ok(ext_program_refused() && strstr(load_log, kfunc_refusal),
 	       "an extension of a userns_create program calling it is refused at load, for the kfunc");
 	printf("1..%d\n", tap_n);
 	return tap_failed != 0;
