@@ -1248,8 +1248,8 @@ static __always_inline int userns_is_set(const struct cred *c, unsigned long cap
 }
 
 /*
- * PR_SET_SECUREBITS restricted to bits 8 and 9: CAP_SETPCAP, a locked bit
- * keeps its value, a lock stays.
+ * PR_SET_SECUREBITS restricted to the strict bit and its lock: CAP_SETPCAP,
+ * a locked bit keeps its value, a lock stays.
  */
 static __always_inline int strict_set(const struct cred *c, unsigned long bits)
 {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Kernel ABI of the capuns series for Linux 6.1 and 6.12 (the same numbers
- * in both; docs/rules.md, rule 5, on a mainline series).
+ * in both, and in a mainline series; docs/rules.md, rule 5, on the
+ * securebits).
  *
  * These constants are not in the system headers (the series is not in
  * mainline), so they are defined here, once, for the library, the CLI,
@@ -23,15 +24,18 @@
 #endif
 
 /*
- * Securebits 8 and 9 are free on 6.1 and 6.12.  Mainline gave them to
- * SECURE_EXEC_RESTRICT_FILE in 6.14: a mainline series takes the next free
- * pair, and this is the one place outside the kernel series that says
- * which.  capuns.h's CAPUNS_SECBIT_STRICT(_LOCKED) are libcapuns' own
- * flags, which the kernel backend translates from these bits.
+ * Rule 5's strict securebit and its lock: mainline's next free pair, as
+ * 6.14 took bits 8 to 11 (SECURE_EXEC_RESTRICT_FILE,
+ * SECURE_EXEC_DENY_INTERACTIVE and their locks).  The 6.1 and 6.12 series
+ * use the same pair although 8 and 9 are free there, so that userspace
+ * sees one ABI on every kernel that carries the set.  This is the one
+ * place outside the kernel series that says which.  capuns.h's
+ * CAPUNS_SECBIT_STRICT(_LOCKED) are libcapuns' own flags, which the kernel
+ * backend translates from these bits.
  */
 #ifndef SECURE_USERNS_STRICT_CAPS
-#define SECURE_USERNS_STRICT_CAPS 8
-#define SECURE_USERNS_STRICT_CAPS_LOCKED 9
+#define SECURE_USERNS_STRICT_CAPS 12
+#define SECURE_USERNS_STRICT_CAPS_LOCKED 13
 #endif
 #ifndef SECBIT_USERNS_STRICT_CAPS
 #define SECBIT_USERNS_STRICT_CAPS (1UL << SECURE_USERNS_STRICT_CAPS)

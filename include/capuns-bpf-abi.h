@@ -24,11 +24,12 @@
  * (capuns_bpf_decode() below) turns them back into the series' answers.
  *
  * The backend also answers extension operations (arg2 >= CAPUNS_BPF_OP_BASE)
- * for what the patched kernel exposes through other interfaces: securebits
- * 8/9 (a stock kernel refuses them in PR_SET_SECUREBITS), the system mask
- * (no kernel.cap_userns_mask sysctl) and the set recorded at namespace
- * entry (the kernel's X/pP/pE are not changed on a stock kernel).  The
- * patched kernel answers EINVAL to all of them.
+ * for what the patched kernel exposes through other interfaces: the strict
+ * securebit and its lock (a stock kernel refuses them in
+ * PR_SET_SECUREBITS), the system mask (no kernel.cap_userns_mask sysctl)
+ * and the set recorded at namespace entry (the kernel's X/pP/pE are not
+ * changed on a stock kernel).  The patched kernel answers EINVAL to all
+ * of them.
  *
  * Include from BPF C or userspace C; needs only <linux/types.h>.
  */
@@ -62,8 +63,8 @@
 #define CAPUNS_BPF_OP_STRICT_GET (CAPUNS_BPF_OP_BASE + 1)
 /*
  * arg3 = new strict bits (CAPUNS_BPF_STRICT_*).  The rules of
- * PR_SET_SECUREBITS for bits 8 and 9: needs CAP_SETPCAP, a locked bit
- * cannot change and a lock cannot be removed; EPERM otherwise.
+ * PR_SET_SECUREBITS for the strict bit and its lock: needs CAP_SETPCAP, a
+ * locked bit cannot change and a lock cannot be removed; EPERM otherwise.
  */
 #define CAPUNS_BPF_OP_STRICT_SET (CAPUNS_BPF_OP_BASE + 2)
 /* arg3 = cap.  Answers 1 when cap is in the system mask. */

@@ -10,8 +10,9 @@
  *     the kernel's sets; the backend enforces them cut down to the set
  *     recorded at namespace entry (CAPUNS_BPF_OP_BOUND_IS_SET, or the
  *     task iterator for another task): bpf_get_sets();
- *   - the strict bit is not a securebit (PR_SET_SECUREBITS refuses bit 8
- *     on a stock kernel): capsh --secbits cannot set it;
+ *   - the strict bit is not a securebit (PR_SET_SECUREBITS refuses
+ *     SECURE_USERNS_STRICT_CAPS on a stock kernel): capsh --secbits cannot
+ *     set it;
  *   - the system mask needs CAP_SYS_ADMIN in the initial namespace (a
  *     stock kernel has no CAP_SYS_CONTROL);
  *   - prctl changes act on the calling thread's current credentials, which

@@ -28,7 +28,7 @@ static bool cm_bpf_lsm_capable(const struct cm_sys *sys, const struct cm_cred *c
 /*
  * Rule 3: lsm/userns_create and fexit/userns_install: the kernel's sets
  * are stock; bound = p'U (with the backend's strict flag), and the strict
- * bits (the backend's securebits 8/9) are reset.
+ * bits (the backend's strict securebit and its lock) are reset.
  */
 static void cm_bpf_record_userns_entry(const struct cm_sys *sys, struct cm_cred *c)
 {
@@ -70,8 +70,8 @@ static bool cm_bpf_ptrace_access_check(const struct cm_sys *sys, const struct cm
 }
 
 /*
- * Rule 5 on the backend: strict_set(), the rules of PR_SET_SECUREBITS for bits 8/9 (a locked bit
- * keeps its value, a lock stays) and CAP_SETPCAP as the series sees pE.
+ * Rule 5 on the backend: strict_set(), the rules of PR_SET_SECUREBITS for the strict bit and its
+ * lock (a locked bit keeps its value, a lock stays) and CAP_SETPCAP as the series sees pE.
  */
 static long strict_set(struct cm_cred *c, uint64_t bits)
 {

@@ -13,8 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Securebits 0 up to the strict bit's lock (capuns-abi.h): the ones a kernel knows. */
-#define KNOWN_SECUREBITS (CM_SECURE_USERNS_STRICT_CAPS_LOCKED + 1)
+/*
+ * Securebits the sequences toggle: commoncap's 0 to 7, then the strict bit
+ * and its lock (capuns-abi.h).  Bits 8 to 11 are left alone: they are the
+ * kernel's exec restrictions, outside the rules, which a mainline kernel
+ * accepts and the model does not know.  Unknown bits are those above the
+ * strict lock.
+ */
+#define COMMON_SECUREBITS 8
+#define TOGGLED_SECUREBITS (COMMON_SECUREBITS + 2)
+#define FIRST_UNKNOWN_SECUREBIT (CM_SECURE_USERNS_STRICT_CAPS_LOCKED + 1)
 
 #define ID_KEEP CM_ID_NONE
 
@@ -36,6 +44,14 @@ static unsigned int below(uint64_t *s, unsigned int n)
 static bool chance(uint64_t *s, unsigned int percent)
 {
 	return below(s, 100) < percent;
+}
+
+/* One of the toggled securebits, each as likely. */
+static unsigned int pick_securebit(uint64_t *s)
+{
+	unsigned int b = below(s, TOGGLED_SECUREBITS);
+
+	return b < COMMON_SECUREBITS ? b : CM_SECURE_USERNS_STRICT_CAPS + b - COMMON_SECUREBITS;
 }
 
 /* Caps that matter to the rules, so that random sequences collide on them. */
@@ -137,11 +153,12 @@ static void gen_prctl(uint64_t *s, struct seq_op *op, const struct seq_state *st
 		uint64_t bits = c->securebits;
 
 		a[0] = CM_PR_SET_SECUREBITS;
-		bits ^= 1ULL << below(s, KNOWN_SECUREBITS);
+		bits ^= 1ULL << pick_securebit(s);
 		if (chance(s, 30))
-			bits ^= 1ULL << below(s, KNOWN_SECUREBITS);
+			bits ^= 1ULL << pick_securebit(s);
 		if (chance(s, 3))
-			bits |= 1ULL << (KNOWN_SECUREBITS + below(s, 64 - KNOWN_SECUREBITS));
+			bits |= 1ULL << (FIRST_UNKNOWN_SECUREBIT +
+					 below(s, 64 - FIRST_UNKNOWN_SECUREBIT));
 		a[1] = bits;
 		break;
 	}

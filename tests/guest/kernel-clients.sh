@@ -1,15 +1,17 @@
 #!/bin/sh
 # Real clients on the patched kernel: the series' own examples (capsh with
-# securebit 8, unshare -r after a prctl drop) and the nesting invariant at
-# depths 1..8 through unshare and setns (nsenter), checked with the sets
-# the kernel reports and with operations that need the dropped capability
-# (ip link add needs CAP_NET_ADMIN; a UTS namespace needs CAP_SYS_ADMIN).
+# the strict securebit, unshare -r after a prctl drop) and the nesting
+# invariant at depths 1..8 through unshare and setns (nsenter), checked
+# with the sets the kernel reports and with operations that need the
+# dropped capability (ip link add needs CAP_NET_ADMIN; a UTS namespace
+# needs CAP_SYS_ADMIN).
 . /capuns/tests/tap.sh
 . /capuns/bin/guest-lib.sh
 U=/capuns/kernel/unsctl
 UNSHARE=/usr/bin/unshare
 IP=/usr/sbin/ip
 [ -x $U ] || { not_ok "helper $U missing"; done_testing; }
+STRICT=$($U secbit strict) || { not_ok "$U secbit strict failed"; done_testing; }
 
 mask=$(cat /proc/sys/kernel/cap_userns_mask) || { not_ok "cannot read the mask"; done_testing; }
 full=$(( (1 << ($(cat /proc/sys/kernel/cap_last_cap) + 1)) - 1 ))
@@ -22,18 +24,18 @@ without() { # without CAP... -> full set minus those caps, masked
 field() { printf '%s\n' "$2" | awk -v f="$1:" '$1 == f { print $2 }'; }
 RAWIO=17 NET_ADMIN=12 SYS_ADMIN=21
 
-# --- the securebit example of the series, verbatim (rule 5)
-out=$(/usr/sbin/capsh --secbits=$((1 << 8)) --drop=cap_sys_rawio -- -c 'unshare -r grep Cap /proc/self/status' 2>&1)
+# --- the securebit example of the series (rule 5)
+out=$(/usr/sbin/capsh --secbits=$STRICT --drop=cap_sys_rawio -- -c 'unshare -r grep Cap /proc/self/status' 2>&1)
 for f in CapPrm CapEff CapBnd CapUNs; do
-	expect_eq "capsh --secbits=256 --drop=cap_sys_rawio: $f in the namespace" "$(field $f "$out")" "$(without $RAWIO)"
+	expect_eq "capsh --secbits=$STRICT --drop=cap_sys_rawio: $f in the namespace" "$(field $f "$out")" "$(without $RAWIO)"
 done
 expect_eq "capsh strict example: CapInh empty" "$(field CapInh "$out")" 0000000000000000
 expect_eq "capsh strict example: CapAmb empty" "$(field CapAmb "$out")" 0000000000000000
 out=$(/usr/sbin/capsh --drop=cap_sys_rawio -- -c 'unshare -r grep Cap /proc/self/status' 2>&1)
 expect_eq "without the strict bit, the bounding-set drop does not reach the namespace" \
 	"$(field CapEff "$out")" "$(hex $full)"
-check_fails "alice cannot set securebit 8 (needs CAP_SETPCAP)" \
-	as_user /usr/sbin/capsh --secbits=256 -- -c true
+check_fails "alice cannot set the strict securebit ($STRICT, needs CAP_SETPCAP)" \
+	as_user /usr/sbin/capsh --secbits=$STRICT -- -c true
 
 # --- unshare -r after a prctl drop (rule 3), root and alice
 for who in root alice; do

@@ -1,12 +1,13 @@
 #!/bin/sh
 # The kernel series' interfaces, seen from userspace, on both 6.1 builds:
 # present on the patched kernel (prctl 48, CapUNs, the sysctls, CAP 41,
-# securebit 8), absent on the unpatched one. The unpatched half proves
-# that the other kernel tests can fail.
+# the strict securebit), absent on the unpatched one. The unpatched half
+# proves that the other kernel tests can fail.
 . /capuns/tests/tap.sh
 UNSCTL=/capuns/kernel/unsctl
 CAPSH=/usr/sbin/capsh
 [ -x $UNSCTL ] || { not_ok "helper $UNSCTL missing"; done_testing; }
+STRICT=$($UNSCTL secbit strict) || { not_ok "$UNSCTL secbit strict failed"; done_testing; }
 
 case "$CAPUNS_TARGET" in
 patched)
@@ -22,8 +23,8 @@ patched)
 		"$(ls -l /proc/sys/kernel/cap_userns_mask)" '^-rw-r--r-- '
 	expect_match "kernel.usermodehelper.userns exists, mode 0600" \
 		"$(ls -l /proc/sys/kernel/usermodehelper/userns)" '^-rw------- '
-	expect_eq "securebit 8 is accepted (capsh --secbits=256)" \
-		"$($CAPSH --secbits=256 -- -c 'grep ^CapUNs /proc/self/status >/dev/null && echo set')" set
+	expect_eq "the strict securebit is accepted (capsh --secbits=$STRICT)" \
+		"$($CAPSH --secbits=$STRICT -- -c 'grep ^CapUNs /proc/self/status >/dev/null && echo set')" set
 	;;
 unpatched)
 	expect_eq "root: prctl(48) fails with EINVAL" "$($UNSCTL raw 1 cap_net_admin)" "errno=EINVAL"
@@ -33,7 +34,8 @@ unpatched)
 	check_fails "no kernel.cap_userns_mask" test -e /proc/sys/kernel/cap_userns_mask
 	check_fails "no kernel.usermodehelper.userns" test -e /proc/sys/kernel/usermodehelper/userns
 	expect_eq "CAP_CHECKPOINT_RESTORE is the last capability" "$(cat /proc/sys/kernel/cap_last_cap)" 40
-	check_fails "securebit 8 is refused" $CAPSH --secbits=256 -- -c true
+	check_fails "the strict securebit is refused (capsh --secbits=$STRICT)" \
+		$CAPSH --secbits=$STRICT -- -c true
 	;;
 *)
 	not_ok "CAPUNS_TARGET must be patched or unpatched, is '$CAPUNS_TARGET'"

@@ -117,7 +117,7 @@ static void test_seed_lower(void)
 	       "seed 1: 000001fffffdffff is the same drop on a 41-cap kernel");
 }
 
-/* Seed 2/4: capsh --secbits=256 --drop=cap_sys_rawio -- -c 'unshare -r ...'. */
+/* Seed 2/4: capsh --secbits=STRICT --drop=cap_sys_rawio -- -c 'unshare -r ...'. */
 static void test_seed_strict(void)
 {
 	struct cm_sys sys;
@@ -129,13 +129,13 @@ static void test_seed_strict(void)
 		cm_sys_init(&sys, CM_PATCHED);
 		cm_cred_init_root(&sys, &c);
 		if (strict)
-			TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 256, 0, 0, 0), 0,
-			       "seed 2%s: --secbits=256 as root", tag);
+			TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, STRICT, 0, 0, 0), 0,
+			       "seed 2%s: --secbits=%u as root", tag, STRICT);
 		TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, RAWIO, 0, 0, 0), 0,
 		       "seed 2%s: --drop=cap_sys_rawio", tag);
 		cm_execve(&sys, &c, &plain); /* bash */
 		TAP_EQ(c.pP, NOT_RAWIO, "seed 2%s: root exec gives pP = X", tag);
-		TAP_EQ(c.securebits, strict ? 256 : 0, "seed 2%s: securebits survive exec", tag);
+		TAP_EQ(c.securebits, strict ? STRICT : 0, "seed 2%s: securebits survive exec", tag);
 		TAP_EQ(c.pU, FULL42, "seed 2%s: pU untouched by the bounding-set drop", tag);
 		cm_execve(&sys, &c, &plain); /* unshare */
 		TAP_EQ(unshare_r(&sys, &c), 0, "seed 2%s: unshare -r succeeds", tag);
@@ -314,7 +314,7 @@ static void test_prctl_classic(void)
 	struct cm_sys stock;
 	boot(&stock, CM_UNPATCHED, &c, NULL);
 	TAP_EQ(cm_prctl(&stock, &c, CM_PR_SET_SECUREBITS, STRICT, 0, 0, 0), -EPERM,
-	       "unpatched: bit 8 is unknown: EPERM");
+	       "unpatched: the strict bit is unknown: EPERM");
 
 	/* PR_SET_KEEPCAPS */
 	c = a;
@@ -718,7 +718,7 @@ static void test_bpf_backend(void)
 	/* Rule 5 through the extension op; rule 3a at the next entry. */
 	c = r;
 	TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, STRICT, 0, 0, 0), -EPERM,
-	       "bpf: securebit 8 is unknown to a stock kernel: EPERM");
+	       "bpf: the strict securebit is unknown to a stock kernel: EPERM");
 	cm_prctl(&sys, &c, CM_PR_CAPBSET_DROP, RAWIO, 0, 0, 0);
 	TAP_EQ(cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_BPF_OP_STRICT_SET, 3, 0, 0), 0,
 	       "bpf: STRICT_SET strict + lock");

@@ -6,6 +6,10 @@
  *                                     print "ret=N" or "errno=NAME"
  *   unsctl lower CAP[,CAP...] -- CMD  lower the caps in pU, then exec CMD
  *   unsctl clear -- CMD               clear pU, then exec CMD
+ *   unsctl secbit strict|strict-locked
+ *                                     print SECBIT_USERNS_STRICT_CAPS (or its
+ *                                     lock) in decimal, for capsh --secbits:
+ *                                     the scripts take the bit from here
  *
  * CAP is a libcap name (cap_net_admin) or a number.  It is a test tool:
  * raw passes its numbers unchecked, so that the kernel's checks are what
@@ -25,7 +29,8 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: unsctl raw OP CAP [ARG4 [ARG5]]\n"
 			"       unsctl lower CAP[,CAP...] -- CMD [ARG...]\n"
-			"       unsctl clear -- CMD [ARG...]\n");
+			"       unsctl clear -- CMD [ARG...]\n"
+			"       unsctl secbit strict|strict-locked\n");
 	return 2;
 }
 
@@ -120,6 +125,20 @@ static int cmd_clear(int argc, char **argv)
 	return exec_after(argv + 3);
 }
 
+/* Needs no kernel support: the scripts ask it on every target. */
+static int cmd_secbit(int argc, char **argv)
+{
+	if (argc != 3)
+		return usage();
+	if (!strcmp(argv[2], "strict"))
+		printf("%lu\n", (unsigned long)SECBIT_USERNS_STRICT_CAPS);
+	else if (!strcmp(argv[2], "strict-locked"))
+		printf("%lu\n", (unsigned long)SECBIT_USERNS_STRICT_CAPS_LOCKED);
+	else
+		return usage();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -130,5 +149,7 @@ int main(int argc, char **argv)
 		return cmd_lower(argc, argv);
 	if (!strcmp(argv[1], "clear"))
 		return cmd_clear(argc, argv);
+	if (!strcmp(argv[1], "secbit"))
+		return cmd_secbit(argc, argv);
 	return usage();
 }
