@@ -107,6 +107,13 @@ struct cm_sys {
 	cm_caps umh_bset, umh_inheritable, umh_userns;
 	int nns;
 	struct cm_ns ns[CM_NS_MAX];
+	/*
+	 * How execve() tells that an exec changes ids, which clears pA: the
+	 * new euid against the old real uid (__is_setuid(), 6.1 and 6.12),
+	 * or against the old euid (id_changed, since commoncap stopped taking
+	 * an exec that changes no id for a set-user-ID one; 7.3 has it).
+	 */
+	bool setid_by_euid;
 };
 
 struct cm_cred {

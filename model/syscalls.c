@@ -125,8 +125,9 @@ int cm_execve(const struct cm_sys *sys, struct cm_cred *c, const struct cm_file 
 		return ret;
 	exec_privileged_root(old, &new, has_fcap, &effective, root_uid);
 
-	/* __is_setuid(): compares the new euid with the OLD real uid. */
-	is_setid = new.euid != old->uid;
+	/* The new euid against the old real uid or, on newer kernels, the old
+	 * euid (cm_sys.setid_by_euid); the model keeps egid in the groups. */
+	is_setid = new.euid != (sys->setid_by_euid ? old->euid : old->uid);
 	/* No ptrace and no no_new_privs in the model: no downgrade branch. */
 	new.suid = new.fsuid = new.euid;
 	if (has_fcap || is_setid)

@@ -34,6 +34,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <time.h>
@@ -929,6 +930,21 @@ static void usage(void)
 	exit(2);
 }
 
+/*
+ * Whether the running kernel is at least MAJOR.MINOR: the model follows
+ * the kernel's own exec rules where they changed (cm_sys.setid_by_euid:
+ * 6.16, between the 6.12 and the 7.3 this project tests).
+ */
+static bool kernel_at_least(unsigned int major, unsigned int minor)
+{
+	struct utsname u;
+	unsigned int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .s = { .flavour = CM_PATCHED, .fcaps = true }, .count = 1000, .seed = 1, .tap = 1 };
@@ -1015,10 +1031,13 @@ int main(int argc, char **argv)
 	}
 	if (o.s.mask && o.s.flavour == CM_UNPATCHED)
 		usage();
+	o.s.setid_by_euid = kernel_at_least(6, 16);
 	if (prepare(&o))
 		return 1;
-	printf("# diff-runner: flavour %s, model mutation %d, file caps %s, mask writes %s\n",
+	printf("# diff-runner: flavour %s, model mutation %d, file caps %s, mask writes %s, "
+	       "exec setid by %s\n",
 	       flavour_name(o.s.flavour), CAPMODEL_MUTATION,
-	       o.s.fcaps ? "on" : "off", o.s.mask ? "on" : "off");
+	       o.s.fcaps ? "on" : "off", o.s.mask ? "on" : "off",
+	       o.s.setid_by_euid ? "euid" : "real uid");
 	return o.replay ? replay(&o) : batch(&o);
 }

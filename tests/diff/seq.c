@@ -300,6 +300,7 @@ void seq_state_init(struct seq_state *st, const struct seq_opts *o)
 {
 	memset(st, 0, sizeof(*st));
 	cm_sys_init(&st->sys, o->flavour);
+	st->sys.setid_by_euid = o->setid_by_euid;
 	if (o->flavour != CM_UNPATCHED)
 		st->sys.mask = o->start_mask & st->sys.full;
 	cm_cred_init_root(&st->sys, &st->cred);

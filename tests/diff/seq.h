@@ -52,6 +52,7 @@ struct seq_opts {
 	bool fcaps; /* file capabilities can be set in the guest */
 	bool mask;  /* sequences may drop bits of the global mask */
 	cm_caps start_mask;
+	bool setid_by_euid; /* the kernel's exec, see cm_sys */
 };
 
 /* The model side of one executing task. */

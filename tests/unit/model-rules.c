@@ -468,6 +468,25 @@ static void test_exec(void)
 	cm_setresuid(&sys, &c, ALICE, 0, 0);
 	cm_execve(&sys, &c, &plain);
 	TAP_EQ(c.pA, 0, "exec with euid != ruid clears pA (__is_setuid uses the old ruid)");
+	/* Newer kernels compare with the old euid: the same exec keeps pA,
+	 * and a setuid-root exec from euid alice (ruid root) clears it. */
+	sys.setid_by_euid = true;
+	c = r;
+	cm_capset(&sys, &c, c.pE, c.pP, CM_BIT(NET_RAW));
+	cm_prctl(&sys, &c, CM_PR_CAP_AMBIENT, 2, NET_RAW, 0, 0);
+	struct cm_cred euid_alice = c;
+	cm_setresuid(&sys, &c, ALICE, 0, 0);
+	cm_execve(&sys, &c, &plain);
+	TAP_EQ(c.pA, CM_BIT(NET_RAW), "setid_by_euid: an exec that changes no id keeps pA");
+	c = euid_alice;
+	cm_setresuid(&sys, &c, NONE, ALICE, NONE);
+	cm_execve(&sys, &c, &suid_root);
+	TAP_EQ(c.pA, 0, "setid_by_euid: setuid-root exec from euid alice clears pA");
+	sys.setid_by_euid = false;
+	c = euid_alice;
+	cm_setresuid(&sys, &c, NONE, ALICE, NONE);
+	cm_execve(&sys, &c, &suid_root);
+	TAP_EQ(c.pA, CM_BIT(NET_RAW), "the old rule: the same exec keeps pA (new euid = old ruid)");
 
 	/* Rule 10 needs a non-root old euid: ruid alice, euid 0 keeps pU. */
 	c = r;
