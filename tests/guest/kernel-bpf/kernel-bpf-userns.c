@@ -256,10 +256,11 @@ int main(void)
 	const char *target = getenv("CAPUNS_TARGET");
 	const char *kernel = getenv("CAPUNS_KERNEL");
 	bool patched = target && !strcmp(target, "patched");
-	/* Kernels whose verifier tracks trusted pointers refuse at load. */
-	bool trusted_ptrs = kernel && !strcmp(kernel, "patched-6.12");
+	/* Kernels whose verifier tracks trusted pointers refuse at load:
+	 * every series but 6.1's (patched-6.12, patched-mainline). */
+	bool trusted_ptrs = kernel && !strncmp(kernel, "patched-", strlen("patched-"));
 	/* Why a call of the cred kfunc outside userns_create is refused:
-	 * 6.12's kfunc filter, 6.1's check before verification. */
+	 * the kfunc filter (6.12 on), 6.1's check before verification. */
 	const char *kfunc_refusal = trusted_ptrs ?
 		"calling kernel function bpf_cred_set_userns_caps is not allowed" :
 		"bpf_cred_set_userns_caps() is for lsm/userns_create programs only";
