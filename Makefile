@@ -154,10 +154,11 @@ kernel-deb: deps
 system-test: deps
 	@tests/system/run | tee $(B)/system.results; tests/summarize <$(B)/system.results
 
-# The kernels make check boots: the two test builds and Debian's stock
+# The kernels make check boots: the test builds (and the 6.12 one) and Debian's stock
 # images (the unpatched build, make bench's baseline, comes with its first run).
 kernels: deps
 	@vm/build-kernel patched >/dev/null
+	@vm/build-kernel patched mainline >/dev/null
 	@vm/build-kernel patched 6.12 >/dev/null
 	@vm/stock-kernel 6.1 >/dev/null
 	@vm/stock-kernel 6.12 >/dev/null
