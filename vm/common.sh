@@ -77,7 +77,6 @@ use_kernel_series() {
 	*" $1 "*) ;;
 	*) die "unknown kernel series '$1' (one of: $KERNEL_SERIES_ALL)" ;;
 	esac
-	KERNEL_SERIES_NAME=$1
 	if [ "$1" = mainline ]; then
 		KERNEL_SERIES=mainline
 		KERNEL_SOURCE_PACKAGE=linux-source-$MAINLINE_RELEASE

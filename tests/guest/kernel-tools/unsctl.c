@@ -6,10 +6,9 @@
  *                                     print "ret=N" or "errno=NAME"
  *   unsctl lower CAP[,CAP...] -- CMD  lower the caps in pU, then exec CMD
  *   unsctl clear -- CMD               clear pU, then exec CMD
- *   unsctl secbit strict|strict-locked
- *                                     print SECBIT_USERNS_STRICT_CAPS (or its
- *                                     lock) in decimal, for capsh --secbits:
- *                                     the scripts take the bit from here
+ *   unsctl secbit strict              print SECBIT_USERNS_STRICT_CAPS in
+ *                                     decimal, for capsh --secbits: the
+ *                                     scripts take the bit from here
  *
  * CAP is a libcap name (cap_net_admin) or a number.  It is a test tool:
  * raw passes its numbers unchecked, so that the kernel's checks are what
@@ -30,7 +29,7 @@ static int usage(void)
 	fprintf(stderr, "usage: unsctl raw OP CAP [ARG4 [ARG5]]\n"
 			"       unsctl lower CAP[,CAP...] -- CMD [ARG...]\n"
 			"       unsctl clear -- CMD [ARG...]\n"
-			"       unsctl secbit strict|strict-locked\n");
+			"       unsctl secbit strict\n");
 	return 2;
 }
 
@@ -128,14 +127,9 @@ static int cmd_clear(int argc, char **argv)
 /* Needs no kernel support: the scripts ask it on every target. */
 static int cmd_secbit(int argc, char **argv)
 {
-	if (argc != 3)
+	if (argc != 3 || strcmp(argv[2], "strict"))
 		return usage();
-	if (!strcmp(argv[2], "strict"))
-		printf("%lu\n", (unsigned long)SECBIT_USERNS_STRICT_CAPS);
-	else if (!strcmp(argv[2], "strict-locked"))
-		printf("%lu\n", (unsigned long)SECBIT_USERNS_STRICT_CAPS_LOCKED);
-	else
-		return usage();
+	printf("%lu\n", (unsigned long)SECBIT_USERNS_STRICT_CAPS);
 	return 0;
 }
 
