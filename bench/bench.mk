@@ -20,3 +20,18 @@ GUEST_FILES += $(B)/guest/capuns/tests/bench-macro-shell.sh
 $(B)/guest/capuns/tests/bench-macro-shell.sh: bench/guest-macro-shell.sh
 	@mkdir -p $(@D)
 	install -m 0755 $< $@
+
+# Trampoline floors (bench/floor.bpf.c): empty programs attached alone.
+FLOOR_BIN := $(B)/guest/usr/local/bin/capuns-floor
+GUEST_FILES += $(FLOOR_BIN)
+
+$(B)/bench/floor.bpf.o: bench/floor.bpf.c
+	$(BPF_COMPILE)
+
+$(B)/bench/floor.skel.h: $(B)/bench/floor.bpf.o
+	$(BPF_SKELETON)
+
+$(FLOOR_BIN): bench/capuns-floor.c $(B)/bench/floor.skel.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -I$(B)/bench $(DEPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) -o $@ $< \
+		$(shell $(PKG_CONFIG) --libs libbpf)

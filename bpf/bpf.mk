@@ -24,13 +24,16 @@ BPF_GUEST_TESTS := $(patsubst tests/guest/%,$(B)/guest/capuns/tests/%,$(wildcard
 BINS += $(CAPUNS_BPF_LIB) $(B)/capuns-bpf
 GUEST_FILES += $(B)/guest$(CAPUNS_BPF_PATH) $(BPF_GUEST_TESTS)
 
+# The two steps of every BPF object in the tree (this one, bench/'s
+# floors): compile X.bpf.c, generate the skeleton struct X_bpf from X.bpf.o.
+BPF_COMPILE = @mkdir -p $(@D) && $(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+BPF_SKELETON = $(BPFTOOL) gen skeleton $< name $(basename $(basename $(notdir $<)))_bpf > $@.tmp && mv $@.tmp $@
+
 $(B)/bpf/capuns.bpf.o: bpf/capuns.bpf.c
-	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(BPF_COMPILE)
 
 $(B)/bpf/capuns.skel.h: $(B)/bpf/capuns.bpf.o
-	$(BPFTOOL) gen skeleton $< name capuns_bpf > $@.tmp
-	@mv $@.tmp $@
+	$(BPF_SKELETON)
 
 # The skeleton is generated: the first build cannot learn from a .d file
 # that the objects include it.

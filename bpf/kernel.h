@@ -114,6 +114,7 @@ struct task_struct {
 	struct pid *thread_pid;
 	struct nameidata *nameidata;
 	char comm[16];
+	struct bpf_local_storage *bpf_storage;
 };
 
 /*

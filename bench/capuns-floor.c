@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * capuns-floor: attach programs of bench/floor.bpf.c that decide nothing,
+ * so that make bench measures what an attachment costs by itself.
+ *
+ *   capuns-floor attach PROGRAM...   (capable, capable_task, capable_taskptr,
+ *                                      fmod_capable, cred_prepare, cred_free,
+ *                                      task_alloc)
+ *   capuns-floor detach
+ *
+ * The links are pinned under /sys/fs/bpf/capuns-floor, so the programs
+ * stay attached after the tool exits, until detach removes the pins.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "floor.skel.h"
+
+#define PIN_DIR "/sys/fs/bpf/capuns-floor"
+#define PREFIX "floor_"
+
+static struct bpf_program *find_program(struct floor_bpf *skel, const char *name)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		const char *full = bpf_program__name(prog);
+
+		if (strncmp(full, PREFIX, strlen(PREFIX)) == 0 &&
+		    strcmp(full + strlen(PREFIX), name) == 0)
+			return prog;
+	}
+	return NULL;
+}
+
+static int attach(int argc, char **argv)
+{
+	struct bpf_program *prog;
+	struct floor_bpf *skel;
+	char pin[256];
+	int i, err;
+
+	skel = floor_bpf__open();
+	if (!skel) {
+		fprintf(stderr, "capuns-floor: cannot open the BPF object: %s\n", strerror(errno));
+		return 1;
+	}
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, false);
+	for (i = 0; i < argc; i++) {
+		prog = find_program(skel, argv[i]);
+		if (!prog) {
+			fprintf(stderr, "capuns-floor: no program '%s'\n", argv[i]);
+			goto fail;
+		}
+		bpf_program__set_autoload(prog, true);
+	}
+	err = floor_bpf__load(skel);
+	if (err) {
+		fprintf(stderr, "capuns-floor: load failed: %s\n", strerror(-err));
+		goto fail;
+	}
+	if (mkdir(PIN_DIR, 0700) && errno != EEXIST) {
+		fprintf(stderr, "capuns-floor: mkdir %s: %s\n", PIN_DIR, strerror(errno));
+		goto fail;
+	}
+	for (i = 0; i < argc; i++) {
+		struct bpf_link *link;
+
+		prog = find_program(skel, argv[i]);
+		link = bpf_program__attach(prog);
+		if (!link) {
+			fprintf(stderr, "capuns-floor: attach %s: %s\n", argv[i], strerror(errno));
+			goto fail;
+		}
+		snprintf(pin, sizeof(pin), PIN_DIR "/%s", argv[i]);
+		err = bpf_link__pin(link, pin);
+		bpf_link__destroy(link); /* the pin keeps it attached */
+		if (err) {
+			fprintf(stderr, "capuns-floor: pin %s: %s\n", pin, strerror(-err));
+			goto fail;
+		}
+	}
+	floor_bpf__destroy(skel);
+	return 0;
+fail:
+	floor_bpf__destroy(skel);
+	return 1;
+}
+
+static int detach(void)
+{
+	static const char *const names[] = {
+		"capable", "capable_task", "capable_taskptr", "fmod_capable", "cred_prepare", "cred_free", "task_alloc",
+	};
+	char pin[256];
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(pin, sizeof(pin), PIN_DIR "/%s", names[i]);
+		if (unlink(pin) && errno != ENOENT) {
+			fprintf(stderr, "capuns-floor: unlink %s: %s\n", pin, strerror(errno));
+			rc = 1;
+		}
+	}
+	if (rmdir(PIN_DIR) && errno != ENOENT) {
+		fprintf(stderr, "capuns-floor: rmdir %s: %s\n", PIN_DIR, strerror(errno));
+		rc = 1;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && strcmp(argv[1], "attach") == 0)
+		return attach(argc - 2, argv + 2);
+	if (argc == 2 && strcmp(argv[1], "detach") == 0)
+		return detach();
+	fprintf(stderr, "usage: capuns-floor attach PROGRAM... | capuns-floor detach\n");
+	return 2;
+}
