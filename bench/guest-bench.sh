@@ -86,11 +86,39 @@ bench_with_journal() {
 # start before, or it measures the release.
 wait_released() {
 	i=0
-	while bpftool prog show 2>/dev/null | grep -q ' name capuns_'; do
+	while bpftool prog show 2>/dev/null | grep -Eq ' name (capuns|floor)_'; do
 		i=$((i + 1))
 		[ $i -le 600 ] || { echo "capuns programs still loaded 60 s after unload" >&2; return 1; }
 		sleep 0.1
 	done
+}
+
+# run_floor NAME: capuns-bench with only the empty programs of one way to
+# attach: capable (lsm/capable), capable-task (lsm/capable looking up a
+# task storage), capable-taskptr (the same, skipped when the task has no
+# local storage at all), fmod (fmod_ret/security_capable), cred
+# (lsm/capable with cred_prepare and cred_free: the credential map's
+# hooks), task (capable-taskptr with lsm/task_alloc: a per-task state's
+# hooks).
+run_floor() {
+	local progs rc
+	case "$1" in
+	capable) progs=capable ;;
+	capable-task) progs=capable_task ;;
+	capable-taskptr) progs=capable_taskptr ;;
+	fmod) progs=fmod_capable ;;
+	cred) progs="capable cred_prepare cred_free" ;;
+	task) progs="capable_taskptr task_alloc" ;;
+	*) echo "unknown floor $1" >&2; return 2 ;;
+	esac
+	capuns-bpf unload >/dev/null 2>&1
+	wait_released || return 1
+	capuns-floor attach $progs || return 1
+	capuns-bench
+	rc=$?
+	capuns-floor detach || return 1
+	wait_released || return 1
+	return $rc
 }
 
 # Each configuration is a way to run capuns-bench in this boot.
@@ -122,6 +150,9 @@ run_config() {
 		return $rc ;;
 	stock-attached-journal | stock-6.12-attached-journal)
 		capuns-bpf load >/dev/null && bench_with_journal ;;
+	# trampoline floors: programs that decide nothing (bench/floor.bpf.c),
+	# the backend unloaded
+	stock-floor-* | stock-6.12-floor-*) run_floor "${1#*-floor-}" ;;
 	*) echo "unknown configuration $1" >&2; return 2 ;;
 	esac
 }
@@ -161,6 +192,7 @@ as_alice="/usr/bin/setpriv --reuid=1000 --regid=1000 --init-groups --reset-env -
 run_macro() {
 	local pre=
 	case "$1" in
+	*-floor-*) return 0 ;; # the floors are measured on the system calls only
 	*restricted)
 		pre="/usr/local/bin/capuns --drop=$macro_drop --"
 		printf '!%s  alice\n' "$(echo $macro_drop | sed 's/,/,!/g')" >/etc/security/capuns.conf ;;
