@@ -43,7 +43,7 @@ static int attach(int argc, char **argv)
 	struct bpf_program *prog;
 	struct floor_bpf *skel;
 	char pin[256];
-	int i, err;
+	int i, pinned, err;
 
 	skel = floor_bpf__open();
 	if (!skel) {
@@ -69,25 +69,31 @@ static int attach(int argc, char **argv)
 		fprintf(stderr, "capuns-floor: mkdir %s: %s\n", PIN_DIR, strerror(errno));
 		goto fail;
 	}
-	for (i = 0; i < argc; i++) {
+	for (pinned = 0; pinned < argc; pinned++) {
 		struct bpf_link *link;
 
-		prog = find_program(skel, argv[i]);
+		prog = find_program(skel, argv[pinned]);
 		link = bpf_program__attach(prog);
 		if (!link) {
-			fprintf(stderr, "capuns-floor: attach %s: %s\n", argv[i], strerror(errno));
-			goto fail;
+			fprintf(stderr, "capuns-floor: attach %s: %s\n", argv[pinned], strerror(errno));
+			goto unpin;
 		}
-		snprintf(pin, sizeof(pin), PIN_DIR "/%s", argv[i]);
+		snprintf(pin, sizeof(pin), PIN_DIR "/%s", argv[pinned]);
 		err = bpf_link__pin(link, pin);
 		bpf_link__destroy(link); /* the pin keeps it attached */
 		if (err) {
 			fprintf(stderr, "capuns-floor: pin %s: %s\n", pin, strerror(-err));
-			goto fail;
+			goto unpin;
 		}
 	}
 	floor_bpf__destroy(skel);
 	return 0;
+unpin:
+	/* all or nothing: a half-attached set would measure something else */
+	for (i = 0; i < pinned; i++) {
+		snprintf(pin, sizeof(pin), PIN_DIR "/%s", argv[i]);
+		unlink(pin);
+	}
 fail:
 	floor_bpf__destroy(skel);
 	return 1;
