@@ -3,9 +3,9 @@
  * capuns-floor: attach programs of bench/floor.bpf.c that decide nothing,
  * so that make bench measures what an attachment costs by itself.
  *
- *   capuns-floor attach PROGRAM...   (capable, capable_task, capable_taskptr,
- *                                      fmod_capable, cred_prepare, cred_free,
- *                                      task_alloc)
+ *   capuns-floor list                the programs, one per line (capable,
+ *                                      capable_task, ...: floor_NAME in the object)
+ *   capuns-floor attach PROGRAM...
  *   capuns-floor detach
  *
  * The links are pinned under /sys/fs/bpf/capuns-floor, so the programs
@@ -24,18 +24,49 @@
 #define PIN_DIR "/sys/fs/bpf/capuns-floor"
 #define PREFIX "floor_"
 
+/* The name the tool knows a program by: its own less PREFIX (NULL: none). */
+static const char *short_name(const struct bpf_program *prog)
+{
+	const char *full = bpf_program__name(prog);
+
+	return strncmp(full, PREFIX, strlen(PREFIX)) == 0 ? full + strlen(PREFIX) : NULL;
+}
+
 static struct bpf_program *find_program(struct floor_bpf *skel, const char *name)
 {
 	struct bpf_program *prog;
 
 	bpf_object__for_each_program(prog, skel->obj) {
-		const char *full = bpf_program__name(prog);
+		const char *n = short_name(prog);
 
-		if (strncmp(full, PREFIX, strlen(PREFIX)) == 0 &&
-		    strcmp(full + strlen(PREFIX), name) == 0)
+		if (n && strcmp(n, name) == 0)
 			return prog;
 	}
 	return NULL;
+}
+
+/* The object's programs come from its skeleton: no list to keep in step. */
+static struct floor_bpf *open_object(void)
+{
+	struct floor_bpf *skel = floor_bpf__open();
+
+	if (!skel)
+		fprintf(stderr, "capuns-floor: cannot open the BPF object: %s\n", strerror(errno));
+	return skel;
+}
+
+static int list(void)
+{
+	struct floor_bpf *skel = open_object();
+	struct bpf_program *prog;
+
+	if (!skel)
+		return 1;
+	bpf_object__for_each_program(prog, skel->obj)
+		if (short_name(prog))
+			printf("%s\n", short_name(prog));
+	floor_bpf__destroy(skel);
+	return 0;
 }
 
 static int attach(int argc, char **argv)
@@ -45,11 +76,9 @@ static int attach(int argc, char **argv)
 	char pin[256];
 	int i, pinned, err;
 
-	skel = floor_bpf__open();
-	if (!skel) {
-		fprintf(stderr, "capuns-floor: cannot open the BPF object: %s\n", strerror(errno));
+	skel = open_object();
+	if (!skel)
 		return 1;
-	}
 	bpf_object__for_each_program(prog, skel->obj)
 		bpf_program__set_autoload(prog, false);
 	for (i = 0; i < argc; i++) {
@@ -101,20 +130,23 @@ fail:
 
 static int detach(void)
 {
-	static const char *const names[] = {
-		"capable", "capable_task", "capable_taskptr", "fmod_capable", "cred_prepare", "cred_free", "task_alloc",
-	};
+	struct floor_bpf *skel = open_object();
+	struct bpf_program *prog;
 	char pin[256];
-	size_t i;
 	int rc = 0;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(pin, sizeof(pin), PIN_DIR "/%s", names[i]);
+	if (!skel)
+		return 1;
+	bpf_object__for_each_program(prog, skel->obj) {
+		if (!short_name(prog))
+			continue;
+		snprintf(pin, sizeof(pin), PIN_DIR "/%s", short_name(prog));
 		if (unlink(pin) && errno != ENOENT) {
 			fprintf(stderr, "capuns-floor: unlink %s: %s\n", pin, strerror(errno));
 			rc = 1;
 		}
 	}
+	floor_bpf__destroy(skel);
 	if (rmdir(PIN_DIR) && errno != ENOENT) {
 		fprintf(stderr, "capuns-floor: rmdir %s: %s\n", PIN_DIR, strerror(errno));
 		rc = 1;
@@ -128,6 +160,8 @@ int main(int argc, char **argv)
 		return attach(argc - 2, argv + 2);
 	if (argc == 2 && strcmp(argv[1], "detach") == 0)
 		return detach();
-	fprintf(stderr, "usage: capuns-floor attach PROGRAM... | capuns-floor detach\n");
+	if (argc == 2 && strcmp(argv[1], "list") == 0)
+		return list();
+	fprintf(stderr, "usage: capuns-floor list | attach PROGRAM... | detach\n");
 	return 2;
 }

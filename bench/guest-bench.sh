@@ -88,7 +88,7 @@ wait_released() {
 	i=0
 	while bpftool prog show 2>/dev/null | grep -Eq ' name (capuns|floor)_'; do
 		i=$((i + 1))
-		[ $i -le 600 ] || { echo "capuns programs still loaded 60 s after unload" >&2; return 1; }
+		[ $i -le 600 ] || { echo "capuns or floor programs still loaded 60 s after unload" >&2; return 1; }
 		sleep 0.1
 	done
 }

@@ -9,7 +9,12 @@
 require_stock
 fresh_unload
 
+programs=$(capuns-floor list)
+# the sets make bench attaches (bench/guest-bench.sh, run_floor) need these
 for p in capable capable_task capable_taskptr fmod_capable cred_prepare cred_free task_alloc; do
+	printf '%s\n' "$programs" | grep -qx "$p" || not_ok "capuns-floor list lacks $p"
+done
+for p in $programs; do
 	if ! out=$(capuns-floor attach $p 2>&1); then
 		not_ok "$p: attach failed: $out"
 		continue
