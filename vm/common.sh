@@ -77,6 +77,10 @@ use_kernel_series() {
 	*" $1 "*) ;;
 	*) die "unknown kernel series '$1' (one of: $KERNEL_SERIES_ALL)" ;;
 	esac
+	# what vm/run-tests' targets and the builds append to their name
+	# (patched-6.12, unpatched-mainline): 6.1 keeps the plain names
+	KERNEL_TARGET_SUFFIX=
+	[ "$1" = 6.1 ] || KERNEL_TARGET_SUFFIX=-$1
 	if [ "$1" = mainline ]; then
 		KERNEL_SERIES=mainline
 		KERNEL_SOURCE_PACKAGE=linux-source-$MAINLINE_RELEASE
