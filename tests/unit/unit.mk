@@ -96,3 +96,5 @@ UNIT_TESTS += tests/unit/ansible-role.sh
 tests/unit/ansible-role.sh: $(B)/capuns
 # vm/post-series: the series signed by whoever posts it.
 UNIT_TESTS += tests/unit/post-series.sh
+# The ABI numbers each series defines, against include/capuns-abi.h.
+UNIT_TESTS += tests/unit/series-abi.sh
