@@ -2,7 +2,7 @@
 /*
  * Guest test of the series' BPF-LSM patch: programs of ours, attached to
  * lsm/userns_create, change the user namespace set of the creds that a new
- * namespace starts with through the kfunc bpf_cred_set_userns_caps().
+ * namespace starts with through the kfunc bpf_cred_narrow_userns_caps().
  * Prints TAP.
  *
  * On the patched kernel: the policy program (remove CAP_SYS_ADMIN) loads;
@@ -242,7 +242,7 @@ static void check_walked(const char *name, bool refused_at_load_ok)
 	tap_ok(err == 0, "%s: loads and attaches (%d)", name, err);
 	bits = probe_child(false, -1);
 	tap_ok(skel->data->last_ret == -EPERM,
-	       "%s: bpf_cred_set_userns_caps() refuses a walked cred (ret %d)",
+	       "%s: bpf_cred_narrow_userns_caps() refuses a walked cred (ret %d)",
 	       name, skel->data->last_ret);
 	tap_ok(bits == (2 | 4 | 16), "%s: the new namespace is unchanged (bits %d)", name, bits);
 	tap_ok(status_field(getpid(), "CapUNs") == before,
@@ -262,8 +262,8 @@ int main(void)
 	/* Why a call of the cred kfunc outside userns_create is refused:
 	 * the kfunc filter (6.12 on), 6.1's check before verification. */
 	const char *kfunc_refusal = trusted_ptrs ?
-		"calling kernel function bpf_cred_set_userns_caps is not allowed" :
-		"bpf_cred_set_userns_caps() is for lsm/userns_create programs only";
+		"calling kernel function bpf_cred_narrow_userns_caps is not allowed" :
+		"bpf_cred_narrow_userns_caps() is for lsm/userns_create programs only";
 	struct userns_edit *skel;
 	int err;
 
@@ -282,14 +282,14 @@ int main(void)
 	}
 	err = userns_edit__load(skel);
 	if (!patched) {
-		tap_ok(err != 0, "unpatched: a program calling bpf_cred_set_userns_caps() is refused (%d)",
+		tap_ok(err != 0, "unpatched: a program calling bpf_cred_narrow_userns_caps() is refused (%d)",
 		       err);
 		userns_edit__destroy(skel);
 		tap_ok(probe_child(true, -1) == (2 | 4 | 16), "unpatched: namespaces hold CAP_SYS_ADMIN");
 		printf("1..%d\n", tap_n);
 		return tap_failed != 0;
 	}
-	tap_ok(err == 0, "patched: program calling bpf_cred_set_userns_caps() loads (%d)", err);
+	tap_ok(err == 0, "patched: program calling bpf_cred_narrow_userns_caps() loads (%d)", err);
 	err = err ?: userns_edit__attach(skel);
 	tap_ok(err == 0, "patched: program attaches to lsm/userns_create (%d)", err);
 	if (!err)
@@ -307,7 +307,7 @@ int main(void)
 	tap_ok(bad_program_refused("write_other_hook"),
 	       "verifier refuses a cred write from lsm/cred_prepare");
 	tap_ok(bad_program_refused("kfunc_other_hook") && strstr(load_log, kfunc_refusal),
-	       "bpf_cred_set_userns_caps() from lsm/cred_prepare is refused at load, for the kfunc");
+	       "bpf_cred_narrow_userns_caps() from lsm/cred_prepare is refused at load, for the kfunc");
 	tap_ok(ext_program_refused() && strstr(load_log, kfunc_refusal),
 	       "an extension of a userns_create program calling it is refused at load, for the kfunc");
 	printf("1..%d\n", tap_n);

@@ -2,7 +2,7 @@
 /*
  * Programs the verifier must refuse: no BPF program may store into a
  * struct cred, not even the one handed to userns_create (its user
- * namespace set changes only through bpf_cred_set_userns_caps()), and
+ * namespace set changes only through bpf_cred_narrow_userns_caps()), and
  * only userns_create programs may call that kfunc.  The test loads them
  * one at a time and expects each load to fail.
  */
@@ -13,7 +13,7 @@
 
 #include "cred_caps.bpf.h"
 
-extern int bpf_cred_set_userns_caps(struct cred *cred, __u64 caps) __ksym;
+extern int bpf_cred_narrow_userns_caps(struct cred *cred, __u64 caps) __ksym;
 
 char _license[] SEC("license") = "GPL";
 
@@ -47,6 +47,6 @@ SEC("lsm/cred_prepare")
 int BPF_PROG(kfunc_other_hook, struct cred *new, const struct cred *old,
 	     unsigned int gfp, int ret)
 {
-	bpf_cred_set_userns_caps(new, 0);
+	bpf_cred_narrow_userns_caps(new, 0);
 	return 0;
 }

@@ -2,7 +2,7 @@
 /*
  * BPF-LSM policy of the kernel series' guest test (patch "bpf,lsm: Let
  * userns_create programs narrow the new user namespace set"): on
- * lsm/userns_create, call bpf_cred_set_userns_caps() the way the test's
+ * lsm/userns_create, call bpf_cred_narrow_userns_caps() the way the test's
  * current mode says, and record what the kfunc answered.
  *
  * Only the fields used are declared; CO-RE relocates them against the
@@ -19,7 +19,7 @@
 struct cred {
 } __attribute__((preserve_access_index));
 
-extern int bpf_cred_set_userns_caps(struct cred *cred, __u64 caps) __ksym;
+extern int bpf_cred_narrow_userns_caps(struct cred *cred, __u64 caps) __ksym;
 
 char _license[] SEC("license") = "GPL";
 
@@ -36,10 +36,10 @@ int BPF_PROG(edit_userns_caps, struct cred *cred, int ret)
 		return ret;
 	switch (mode) {
 	case EDIT_DROP_SYS_ADMIN:
-		last_ret = bpf_cred_set_userns_caps(cred, ~(1ULL << CAP_SYS_ADMIN));
+		last_ret = bpf_cred_narrow_userns_caps(cred, ~(1ULL << CAP_SYS_ADMIN));
 		break;
 	case EDIT_RAISE_ALL:
-		last_ret = bpf_cred_set_userns_caps(cred, ~0ULL);
+		last_ret = bpf_cred_narrow_userns_caps(cred, ~0ULL);
 		break;
 	default:
 		return 0;

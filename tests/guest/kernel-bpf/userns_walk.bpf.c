@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * userns_create programs that hand bpf_cred_set_userns_caps() a struct
+ * userns_create programs that hand bpf_cred_narrow_userns_caps() a struct
  * cred other than the one the hook was given, reached by walking
  * pointers: the creator's committed cred and its parent's.  On 6.1 they
  * load and the kfunc must refuse them at run time (-EPERM, nothing
@@ -20,7 +20,7 @@ struct task_struct {
 	struct task_struct *real_parent;
 } __attribute__((preserve_access_index));
 
-extern int bpf_cred_set_userns_caps(struct cred *cred, __u64 caps) __ksym;
+extern int bpf_cred_narrow_userns_caps(struct cred *cred, __u64 caps) __ksym;
 
 char _license[] SEC("license") = "GPL";
 
@@ -32,7 +32,7 @@ int BPF_PROG(walk_current, struct cred *cred, int ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 
-	last_ret = bpf_cred_set_userns_caps((struct cred *)task->cred, 0);
+	last_ret = bpf_cred_narrow_userns_caps((struct cred *)task->cred, 0);
 	return 0;
 }
 
@@ -41,6 +41,6 @@ int BPF_PROG(walk_parent, struct cred *cred, int ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 
-	last_ret = bpf_cred_set_userns_caps((struct cred *)task->real_parent->cred, 0);
+	last_ret = bpf_cred_narrow_userns_caps((struct cred *)task->real_parent->cred, 0);
 	return 0;
 }
