@@ -848,12 +848,12 @@ int BPF_PROG(capuns_cred_free, struct cred *cred)
 
 /*
  * Rule 10 (R10): execve of a setuid-root program that gains
- * privilege: p'U = strict ? pU & X : X.  The reset keeps a user's own
- * lowering from breaking a privileged program (the "sendmail" problem);
- * a restriction imposed by privileged code carries the strict bit, which
- * needs CAP_SETPCAP to set, and survives.  "Gains privilege": the
- * effective uid changes and the permitted set (as the series sees it)
- * grows.
+ * privilege: p'U = strict ? pU & X : pU | X.  Adding X back keeps a
+ * user's own lowering from breaking a privileged program (the "sendmail"
+ * problem) and leaves a pU never lowered full; a restriction imposed by
+ * privileged code carries the strict bit, which needs CAP_SETPCAP to set,
+ * and survives.  "Gains privilege": the effective uid changes and the
+ * permitted set (as the series sees it) grows.
  */
 SEC("lsm/bprm_creds_from_file")
 int BPF_PROG(capuns_bprm_creds_from_file, struct linux_binprm *bprm, struct file *file)
@@ -874,7 +874,7 @@ int BPF_PROG(capuns_bprm_creds_from_file, struct linux_binprm *bprm, struct file
 		return 0;
 	n = s ? *s : default_state(new);
 	x = series_set(new, s, SET_BSET);
-	n.userns = n.flags & CAPUNS_BPF_STRICT ? n.userns & x : x;
+	n.userns = n.flags & CAPUNS_BPF_STRICT ? n.userns & x : n.userns | x;
 	if (s) {
 		s->userns = n.userns;
 		return 0;

@@ -228,7 +228,7 @@ enum capuns_bpf_reason {
 	CAPUNS_BPF_REFUSE_USERNS = 2,
 	/* Credential copy refused (fork, setuid...): no room for the state. */
 	CAPUNS_BPF_REFUSE_CRED = 3,
-	/* execve refused: no room to record p'U = X (setuid root). */
+	/* execve refused: no room to record p'U = pU | X (setuid root). */
 	CAPUNS_BPF_REFUSE_EXEC = 4,
 	/* setns into a user namespace could not be recorded: task killed. */
 	CAPUNS_BPF_KILL_SETNS = 5,

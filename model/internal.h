@@ -26,7 +26,7 @@
  *   4  rule 10 forgotten: setuid-root exec leaves pU as it is
  *   5  rule 2: RAISE does not require the cap in pP without CAP_SETPCAP
  *   6  no owner grant in cap_capable() (the classic one of 6.1)
- *   7  rule 10 (R10): the strict bit forgotten: pU = X after every
+ *   7  rule 10 (R10): the strict bit forgotten: pU ∪= X after every
  *      privilege-gaining setuid-root exec
  *   8  rule 11 (R11): the owner grant not bounded by pU & mask
  *   9  rule 11 (R11): no self-mapping waiver: every id map needs

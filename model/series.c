@@ -59,16 +59,17 @@ static void cm_series_enter_userns(const struct cm_sys *sys, struct cm_cred *c)
 
 /*
  * Rule 10 (R10): p'U after a setuid-root exec that gains privilege.
- * The reset to X keeps a pU lowered by an unprivileged caller from
- * breaking a privileged program; a restriction imposed by privileged code
- * carries the strict bit (which needs CAP_SETPCAP to set) and survives:
- * p'U = strict ? pU ∩ X : X.  x is X as the series sees it.
+ * Adding X back keeps a pU lowered by an unprivileged caller from
+ * breaking a privileged program, and only adds, so a pU never lowered
+ * stays full; a restriction imposed by privileged code carries the strict
+ * bit (which needs CAP_SETPCAP to set) and survives:
+ * p'U = strict ? pU ∩ X : pU ∪ X.  x is X as the series sees it.
  */
 cm_caps cm_series_setuid_exec_userns(cm_caps pU, cm_caps x, bool strict)
 {
 	if (MUTANT(4))
 		return pU;
-	return strict && !MUTANT(7) ? pU & x : x;
+	return strict && !MUTANT(7) ? pU & x : pU | x;
 }
 
 /*

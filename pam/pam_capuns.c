@@ -7,7 +7,7 @@
  * securebit SECURE_USERNS_STRICT_CAPS set and locked: it marks the
  * restriction as imposed by privileged code, so that a set-user-ID-root
  * program the user runs (newgrp, sg, su, sudo, pkexec) keeps it instead
- * of resetting pU to the bounding set (rule 10, R10).  A session
+ * of adding the bounding set back to pU (rule 10, R10).  A session
  * that no rule matches is not touched at all: neither its sets nor its
  * securebits, and no backend is needed for it.
  *
@@ -53,7 +53,7 @@ static const char *const strict_names[] = {
  * (SecureBits=, 0 by default), which a locked bit refuses (the manager
  * fails to start) and which clears an unlocked one. There the module
  * drops the caps from the bounding set instead: a set-user-ID-root exec
- * then resets pU to a bounding set without them.
+ * then adds back to pU only a bounding set without them.
  */
 #define SYSTEMD_USER_SERVICE "systemd-user"
 

@@ -7,7 +7,7 @@
  *                                    the strict bit set (a PAM session):
  *                                    the helper must not bring it back
  *   setuid-helper HELPER voluntary   the user lowers pU itself: the
- *                                    setuid-root exec resets it to X (the
+ *                                    setuid-root exec adds X back (the
  *                                    "sendmail" protection), by design
  *
  * The command the helper runs is this program with --probe, which exits 0

@@ -119,11 +119,23 @@ out=$(/usr/bin/setpriv --bounding-set=-sys_admin -- $UNS lower cap_sys_admin -- 
 	kill $h; echo $a $b' 2>&1)
 expect_eq "without cap_sys_admin: another map refused, the self-mapping written" "$out" "1 0"
 
-# Rule 10: execve of a setuid-root program that gains privilege: p'U = X.
+# Rule 10: execve of a setuid-root program that gains privilege:
+# p'U = pU | X.
 cp $UNS /tmp/suid-uns && chown root:root /tmp/suid-uns && chmod 4755 /tmp/suid-uns
-expect_eq "setuid-root execve resets alice's pU to X" \
+expect_eq "setuid-root execve gives alice's pU back X" \
 	"$(as_user $UNS lower cap_net_admin -- /tmp/suid-uns get)" "$full"
 expect_eq "a plain execve does not" "$(as_user $UNS lower cap_net_admin -- $UNS get)" "$(no $full 12)"
+# It only adds: with cap_sys_rawio out of X, a pU alice never lowered
+# stays full, and one she lowered gets back only what X holds.
+as_user_nobset() {
+	/usr/bin/setpriv --bounding-set=-sys_rawio --reuid=$UNPRIV_UID --regid=$UNPRIV_GID \
+		--init-groups --reset-env -- "$@"
+}
+expect_eq "X without cap_sys_rawio: a full pU stays full" \
+	"$(as_user_nobset /tmp/suid-uns get)" "$full"
+expect_eq "X without cap_sys_rawio: a lowered pU gets back X only" \
+	"$(as_user_nobset $UNS lower cap_net_admin lower cap_sys_rawio -- /tmp/suid-uns get)" \
+	"$(no $full 17)"
 rm -f /tmp/suid-uns
 
 [ "$CAPUNS_TARGET" = stock ] && capuns-bpf unload >/dev/null 2>&1

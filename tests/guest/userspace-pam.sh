@@ -165,11 +165,11 @@ for h in newgrp sg su sudo; do
 	expect_match "$h in alice's restricted session does not give CAP_NET_ADMIN back" "$out" \
 		"^held: "
 done
-# Control: without the strict bit the exec resets pU, so the bit is what
+# Control: without the strict bit the exec adds X back to pU, so the bit is what
 # keeps the rule (what strict=off documents).
 service strict=off
 run $login capuns-test alice -- $helper sg strict
-expect_match "strict=off: sg resets pU and gives CAP_NET_ADMIN back (documented)" "$out" \
+expect_match "strict=off: sg adds X back and gives CAP_NET_ADMIN back (documented)" "$out" \
 	"^ESCAPE: sg \(setuid root\) gave back"
 # The systemd-user service (the user manager's session): systemd rewrites
 # securebits, so the module drops the caps from the bounding set instead,

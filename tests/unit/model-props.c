@@ -112,7 +112,7 @@ static void check_step(const struct seq *q, int i, const struct seq_state *befor
 	if (a->ns == b->ns && (a->pU & ~b->pU)) {
 		/* X as the series sees it: bound is full but on the BPF backend. */
 		bool rule10 = (kind == OP_EXEC_SUID || kind == OP_EXEC_PLAIN ||
-			       kind == OP_EXEC_FCAPS) && a->pU == (a->X & a->bound) &&
+			       kind == OP_EXEC_FCAPS) && a->pU == (b->pU | (a->X & a->bound)) &&
 			      a->euid != b->euid;
 		bool raise = kind == OP_PRCTL && q->op[i].a[0] == CM_PR_CAP_USERNS &&
 			     q->op[i].a[1] == CM_PR_CAP_OP_RAISE &&

@@ -417,12 +417,17 @@ static void test_exec(void)
 	TAP_EQ(c.euid, 0, "euid 0 after setuid-root exec");
 	TAP_EQ(c.uid, ALICE, "ruid stays alice");
 	TAP_EQ(c.pP, FULL42, "setuid-root exec: pP' = X");
-	TAP_EQ(c.pU, FULL42, "rule 10: setuid-root exec that gains privilege: pU' = X");
+	TAP_EQ(c.pU, FULL42, "rule 10: setuid-root exec that gains privilege: pU' = pU | X");
 	c = a;
 	c.X &= ~CM_BIT(RAWIO); /* a privileged ancestor dropped rawio from X */
 	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, SYS_ADMIN, 0, 0);
+	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, RAWIO, 0, 0);
 	cm_execve(&sys, &c, &suid_root);
-	TAP_EQ(c.pU, NOT_RAWIO, "rule 10: pU' = X also drops what X lacks");
+	TAP_EQ(c.pU, NOT_RAWIO, "rule 10: only what X holds comes back");
+	c = a;
+	c.X &= ~CM_BIT(RAWIO);
+	cm_execve(&sys, &c, &suid_root);
+	TAP_EQ(c.pU, FULL42, "rule 10: a pU never lowered stays full, whatever X lacks");
 	c = r;
 	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, 4, 0, 0, 0);
 	cm_execve(&sys, &c, &suid_root);
@@ -785,7 +790,7 @@ static void test_bpf_backend(void)
 	login(&sys, &c, ALICE);
 	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, SYS_ADMIN, 0, 0);
 	TAP_EQ(cm_execve(&sys, &c, &suid_root), 0, "bpf: alice execs a setuid-root program");
-	TAP_EQ(c.pU, FULL41, "bpf: rule 10: p'U = X as the series sees it");
+	TAP_EQ(c.pU, FULL41, "bpf: rule 10: p'U = pU | X as the series sees it");
 	cm_cred_init_root(&sys, &c);
 	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, SYS_ADMIN, 0, 0);
 	cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_BPF_OP_STRICT_SET, 3, 0, 0);
