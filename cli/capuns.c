@@ -36,6 +36,7 @@
 #include "capuns.h"
 #include "conf.h"
 #include "json_writer.h"
+#include "loader-path.h"
 #include "settext.h"
 #include "strutils.h"
 
@@ -1024,20 +1025,25 @@ static int cmd_check_conf(int argc, char **argv)
  * capuns bpf ... and capuns monitor ...: the BPF backend's loader lives in
  * its own program, capuns-bpf, so that libbpf, libelf and zlib stay out of
  * the CLI and of everything that links libcapuns (PAM modules included).
- * It is run by its installed path (set at build time): a PATH lookup would
- * let whoever controls PATH answer for the loader.
+ * It is run by a fixed path, never found on PATH (cli/loader-path.c).
  */
-#ifndef CAPUNS_BPF_PATH
-#error "CAPUNS_BPF_PATH (where capuns-bpf is installed) must be defined by the build"
-#endif
-
 static int cmd_bpf(char **args)
 {
+	char path[PATH_MAX];
+	int r;
+
+	r = loader_path(path, sizeof(path));
+	if (r < 0) {
+		fprintf(stderr, "%s: cannot find capuns-bpf, the BPF backend's loader: %s\n",
+			prog, strerror(-r));
+		return EXIT_EXEC_FAILED;
+	}
 	args[0] = "capuns-bpf";
-	execv(CAPUNS_BPF_PATH, args);
-	fprintf(stderr, "%s: cannot run %s, the BPF backend's loader: %s\n", prog,
-		CAPUNS_BPF_PATH, strerror(errno));
-	return errno == ENOENT ? EXIT_EXEC_NOTFOUND : EXIT_EXEC_FAILED;
+	execv(path, args);
+	r = errno;
+	fprintf(stderr, "%s: cannot run %s, the BPF backend's loader: %s\n", prog, path,
+		strerror(r));
+	return r == ENOENT ? EXIT_EXEC_NOTFOUND : EXIT_EXEC_FAILED;
 }
 
 /* ---- capuns complain, capuns learn ------------------------------------- */

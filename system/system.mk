@@ -41,7 +41,7 @@ install: all
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PAMDIR) \
 		$(DESTDIR)$(LIBEXECDIR)/capuns $(DESTDIR)$(UNITDIR) $(DESTDIR)$(PAMCONFIGDIR) \
 		$(DESTDIR)$(SYSCONFDIR)/security $(DESTDIR)$(SYSCONFDIR)/default
-	install -m 0755 $(B)/capuns $(DESTDIR)$(BINDIR)/capuns
+	install -m 0755 $(B)/install/capuns $(DESTDIR)$(BINDIR)/capuns
 	install -m 0755 $(B)/capuns-bpf $(DESTDIR)$(SBINDIR)/capuns-bpf
 	install -m 0644 $(B)/$(LIBCAPUNS_REAL) $(DESTDIR)$(LIBDIR)/$(LIBCAPUNS_REAL)
 	ln -sf $(LIBCAPUNS_REAL) $(DESTDIR)$(LIBDIR)/$(LIBCAPUNS_SONAME)

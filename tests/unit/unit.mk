@@ -54,6 +54,11 @@ $(B)/tests/unit/pam-strict: tests/unit/pam-strict.c $(B)/tests/unit/pam_capuns-c
 		-DPAM_CAPUNS_SO='"$(abspath $(B)/tests/unit/pam_capuns-calls.so)"' \
 		$(LDFLAGS) -o $@ $< -lpam
 
+# The build tree's capuns runs from there (its library and loader beside
+# it); the installed one has no runpath.
+UNIT_TESTS += tests/unit/build-tree.sh
+tests/unit/build-tree.sh: $(B)/capuns $(B)/install/capuns $(B)/capuns-bpf $(B)/pam_capuns.so
+
 # ---- capuns-bpf: argument checking --------------------------------------
 UNIT_TESTS += tests/unit/bpf-args.sh
 tests/unit/bpf-args.sh: $(B)/capuns-bpf
