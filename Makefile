@@ -75,16 +75,20 @@ MANDIR      ?= $(DATADIR)/man
 DOCDIR      ?= $(DATADIR)/doc/capuns
 DOCDIR      ?= $(DATADIR)/doc/capuns
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
-# PAM looks for modules by name only in its own directory; under another
-# PREFIX, name the module by its full path in /etc/pam.d.
-PAMDIR      ?= $(LIBDIR)/security
+# Where Debian's libpam looks for a module named without a path (the one
+# directory it knows), whatever PREFIX is: under /usr/local, PAM would not
+# find it.  Another PAMDIR makes the pam-auth-update profile name the
+# module by its full path.
+PAM_SYSTEM_DIR := /lib$(if $(MULTIARCH),/$(MULTIARCH))/security
+PAMDIR      ?= $(PAM_SYSTEM_DIR)
 # /etc whatever PREFIX is: PAM and systemd read their configuration there.
 SYSCONFDIR  ?= /etc
 UNITDIR     ?= $(EXEC_PREFIX)/lib/systemd/system
 # pam_capuns and capuns check-conf read the rules there.
 CAPUNS_CONF_CPPFLAGS = -DCAPUNS_CONF_DEFAULT='"$(SYSCONFDIR)/security/capuns.conf"' \
 		       -DCAPUNS_SYSCONFDIR='"$(SYSCONFDIR)"'
-PAMCONFIGDIR ?= $(DATADIR)/pam-configs
+# pam-auth-update reads profiles from this directory only, whatever PREFIX is.
+PAMCONFIGDIR ?= /usr/share/pam-configs
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 
 # A change of flags, or of an installed path compiled into a program,

@@ -35,6 +35,9 @@ $(B)/system/capuns.conf: pam/capuns.conf.example
 	  echo '# check the file before you log out: capuns check-conf'; echo '#'; \
 	  sed -e '/^[^#]/s/^/# /' $<; } >$@
 
+# The module as the profile names it: by name where PAM looks, else by path.
+PAM_MODULE = $(if $(filter $(PAM_SYSTEM_DIR),$(PAMDIR)),pam_capuns.so,$(PAMDIR)/pam_capuns.so)
+
 .PHONY: install uninstall
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR) \
@@ -56,7 +59,7 @@ install: all
 	$(SYSTEM_SUBST) system/capuns-log.service.in >$(DESTDIR)$(UNITDIR)/capuns-log.service
 	install -d $(DESTDIR)$(DOCDIR)
 	install -m 0644 $(SYSTEM_DOCS) $(DESTDIR)$(DOCDIR)/
-	install -m 0644 system/pam-config $(DESTDIR)$(PAMCONFIGDIR)/capuns
+	sed -e 's|pam_capuns\.so|$(PAM_MODULE)|' system/pam-config >$(DESTDIR)$(PAMCONFIGDIR)/capuns
 	install -D -m 0644 system/capuns.bash-completion \
 		$(DESTDIR)$(BASHCOMPDIR)/capuns
 	for p in $(MAN_BUILT); do s=$${p##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
@@ -68,7 +71,11 @@ install: all
 	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig; fi
 
 # Removes what install put, except the configuration files (purge them by hand).
+# pam_capuns leaves the PAM stacks first: a stack that names a missing
+# required module fails every login.
 uninstall:
+	if [ -z "$(DESTDIR)" ] && [ -e $(PAMCONFIGDIR)/capuns ] && \
+	   command -v pam-auth-update >/dev/null; then pam-auth-update --package --remove capuns; fi
 	rm -f $(DESTDIR)$(BINDIR)/capuns $(DESTDIR)$(SBINDIR)/capuns-bpf \
 		$(DESTDIR)$(LIBDIR)/$(LIBCAPUNS_REAL) $(DESTDIR)$(LIBDIR)/$(LIBCAPUNS_SONAME) \
 		$(DESTDIR)$(LIBDIR)/libcapuns.so $(DESTDIR)$(LIBDIR)/libcapuns.a \

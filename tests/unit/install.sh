@@ -4,7 +4,9 @@
 # place every file, the soname chain, the exported symbols, a public header
 # that defines nothing without the capuns prefix, and a program built from
 # the installed header and library through pkg-config (the example of
-# libcapuns(3)). One version number everywhere.
+# libcapuns(3)). One version number everywhere. The default directories
+# put the PAM module and its pam-auth-update profile where Debian looks for
+# them, and make uninstall takes away all but the configuration.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/tests/guest/tap.sh"
@@ -71,10 +73,39 @@ if grep -q "ExecStart=/opt/cu/le/capuns/capuns-boot start" "$dest/opt/cu/unit/ca
 else
 	not_ok "the unit and its script name the installed paths"
 fi
+expect_eq "PAMDIR elsewhere: the profile names the module by its path" \
+	"$(awk '/^Session:/ { s = 1; next } s { print $2 }' "$dest/usr/share/pam-configs/capuns" 2>&1)" \
+	"/opt/cu/pam/pam_capuns.so"
 echo '# edited' >>"$dest/opt/cu/etc/security/capuns.conf"
 mk install DESTDIR="$dest" PREFIX=/opt/cu SYSCONFDIR=/opt/cu/etc >/dev/null 2>&1
 expect_eq "a second make install keeps the administrator's capuns.conf" \
 	"$(tail -n 1 "$dest/opt/cu/etc/security/capuns.conf")" "# edited"
+
+# --- the default directories: where Debian's PAM and pam-auth-update look ---
+# libpam loads a module named without a path from the directory Debian's
+# libpam-modules fills (pam_unix.so's), and pam-auth-update reads its
+# profiles from one directory: under PREFIX=/usr/local they see nothing.
+# Debian merges /usr, so /lib/... and /usr/lib/... are one directory.
+multiarch=$(gcc -print-multiarch)
+pam_dir=$(dpkg -L libpam-modules 2>/dev/null | sed -n 's|/pam_unix\.so$||p' | head -n 1)
+[ -n "$pam_dir" ] || pam_dir=/lib/$multiarch/security
+profiles=$(grep -o '/usr/share/pam-configs' /usr/sbin/pam-auth-update 2>/dev/null | head -n 1)
+[ -n "$profiles" ] || profiles=/usr/share/pam-configs
+dest2=$tmp/default
+mk install DESTDIR="$dest2" >"$tmp/install2.log" 2>&1 ||
+	{ not_ok "make install DESTDIR=... with the default directories"; sed 's/^/#   /' "$tmp/install2.log" | tail; }
+found=$(cd "$dest2" && find . -name pam_capuns.so | sed 's|^\.||')
+expect_eq "pam_capuns.so where Debian's PAM looks (${pam_dir#/usr})" "${found#/usr}" "${pam_dir#/usr}/pam_capuns.so"
+if [ -f "$dest2$profiles/capuns" ]; then ok "the profile where pam-auth-update looks ($profiles)"; else
+	not_ok "the profile where pam-auth-update looks ($profiles)"; fi
+expect_eq "the profile names the module as PAM finds it" \
+	"$(awk '/^Session:/ { s = 1; next } s { print $2 }' "$dest2$profiles/capuns" 2>&1)" "pam_capuns.so"
+mk uninstall DESTDIR="$dest2" >"$tmp/uninstall.log" 2>&1 ||
+	{ not_ok "make uninstall DESTDIR=..."; sed 's/^/#   /' "$tmp/uninstall.log" | tail; }
+left=$(cd "$dest2" && find . ! -type d ! -path './etc/*' | sort)
+expect_eq "make uninstall removes every file but the configuration" "$left" ""
+if [ -f "$dest2/etc/security/capuns.conf" ]; then ok "make uninstall keeps capuns.conf"; else
+	not_ok "make uninstall keeps capuns.conf"; fi
 
 # The default capuns.conf restricts nothing: no active line at all.
 active=$(grep -Ev '^[[:space:]]*(#|$)' "$dest/opt/cu/etc/security/capuns.conf" || true)
