@@ -22,6 +22,16 @@ for page in man/capuns.1 man/pam_capuns.8; do
 	done
 done
 
+# Every page's title line names the version of the file VERSION, as the
+# installed pages do (the build writes it in; tests/unit/install.sh), so
+# that man -l on the source shows the same.
+version=$(cat "$root/VERSION")
+for f in "$root"/man/*.[0-9]; do
+	th=$(sed -n 's/^\.TH [^"]*"\(capuns [^"]*\)".*/\1/p' "$f")
+	if [ "$th" = "capuns $version" ]; then ok "man/${f##*/}: capuns $version"; else
+		not_ok "man/${f##*/}: says '$th', VERSION is $version"; fi
+done
+
 # The securebit numbers every page gives are the kernel ABI's
 # (include/capuns-abi.h): each "SECURE_USERNS_STRICT_CAPS (N)", its
 # _LOCKED twin and "bits N and M" of the strict bit, in the text as man
