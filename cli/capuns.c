@@ -62,7 +62,7 @@ static void usage(FILE *f)
 		"       %s check CAP [--depth=N]\n"
 		"       %s check-conf [--user NAME]... [--protect NAME]... [FILE]\n"
 		"       %s bpf load|unload|status [OPTION...]\n"
-		"       %s monitor [--json]\n"
+		"       %s monitor [--json|--journal] [--backlog] [--count=N] [--timeout=SECONDS]\n"
 		"       %s complain [on|off]\n"
 		"       %s learn [--for=NAME|@GROUP] [--] COMMAND [ARG...]\n"
 		"       %s learn --journal [--for=NAME|@GROUP] [--] FILE...\n"
@@ -1547,7 +1547,7 @@ int main(int argc, char **argv)
 		return cmd_complain(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "learn") == 0)
 		return cmd_learn(argc - 1, argv + 1);
-	/* capuns monitor [--json] == capuns-bpf monitor [--json] */
+	/* capuns monitor [OPTION...] == capuns-bpf monitor [OPTION...] */
 	if (argc > 1 && strcmp(argv[1], "monitor") == 0)
 		return cmd_bpf(argv);
 	return cmd_main(argc, argv);
