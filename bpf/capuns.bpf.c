@@ -1475,9 +1475,29 @@ int BPF_PROG(capuns_capset, struct cred *new, const struct cred *old, const void
 }
 
 /*
+ * The securebits the running kernel lets a task change without
+ * CAP_SETPCAP: from 6.14, SECBIT_EXEC_RESTRICT_FILE and
+ * SECBIT_EXEC_DENY_INTERACTIVE and their locks (SECURE_ALL_UNPRIVILEGED
+ * and its locks); none before.  The bits are macros, absent from BTF;
+ * linux_binprm.is_check came in with them (AT_EXECVE_CHECK, which they
+ * serve), so CO-RE decides it at load.  A kernel without the field gets 0:
+ * the strict direction.
+ */
+#define SECBITS_EXEC 0xf00 /* bits 8-11 */
+static __always_inline unsigned int exec_securebits(void)
+{
+	return bpf_core_field_exists(struct linux_binprm___exec_check, is_check) ? SECBITS_EXEC : 0;
+}
+
+/*
  * PR_SET_SECUREBITS: commoncap, the first LSM, commits the new bits before
  * lsm/task_prctl runs, so refuse in front of security_task_prctl(); a
- * nonzero return skips it.  Every other option goes on (0).
+ * nonzero return skips it.  Every other option goes on (0).  Without
+ * CAP_SETPCAP as the series sees pE (rule 3c) the kernel's own rule for a
+ * task without it applies: a change of the unprivileged bits only, and
+ * some change (its legacy EPERM for none); commoncap then checks the locks
+ * and the known bits as ever.  So a restricted task may set the exec bits
+ * where any task may (rule 5 leaves them to the kernel).
  */
 SEC("fmod_ret/security_task_prctl")
 int BPF_PROG(capuns_securebits, int option, unsigned long arg2, unsigned long arg3,
@@ -1486,6 +1506,7 @@ int BPF_PROG(capuns_securebits, int option, unsigned long arg2, unsigned long ar
 	struct task_struct *task;
 	const struct cred *c;
 	const struct capuns_bpf_cred *s;
+	unsigned long changed;
 
 	if (option != PR_SET_SECUREBITS || ret)
 		return ret;
@@ -1493,6 +1514,9 @@ int BPF_PROG(capuns_securebits, int option, unsigned long arg2, unsigned long ar
 	c = task->cred;
 	s = cred_state(c);
 	if (!s || has_setpcap(c, s))
+		return 0;
+	changed = arg2 ^ BPF_CORE_READ(c, securebits);
+	if (changed && !(changed & ~(unsigned long)exec_securebits()))
 		return 0;
 	return deny(c, CAP_SETPCAP, ns_level(user_ns_of(c)), CAPUNS_BPF_DENY_CAP, -EPERM, 1);
 }

@@ -14,7 +14,8 @@
  * picked with bpf_core_field_exists() (see cap_read() in capuns.bpf.c).
  * mm_struct's flags became a bitmap struct after 6.12, and 7.3 moved
  * dumpability to task->exec_state: each is picked the same way (see
- * task_dumpable_or_capable()).
+ * task_dumpable_or_capable()).  Whether the kernel has the exec securebits
+ * of 6.14 is told by a field that came with them (exec_securebits()).
  */
 #ifndef CAPUNS_BPF_KERNEL_H
 #define CAPUNS_BPF_KERNEL_H
@@ -207,6 +208,15 @@ struct cftype {
 
 struct linux_binprm {
 	struct cred *cred;
+};
+
+/*
+ * execveat(AT_EXECVE_CHECK) marks its binprm: 6.14 added it together with
+ * the exec securebits it serves (SECBIT_EXEC_RESTRICT_FILE, _DENY_
+ * INTERACTIVE), which the BPF side cannot see in BTF (they are macros).
+ */
+struct linux_binprm___exec_check {
+	unsigned int is_check : 1;
 };
 
 struct nsset {
