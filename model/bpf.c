@@ -161,11 +161,20 @@ static int cm_bpf_capset(const struct cm_sys *sys, const struct cm_cred *old, cm
 	return 0;
 }
 
-/* fmod_ret/security_task_prctl for PR_SET_SECUREBITS: in front of commoncap. */
-static int cm_bpf_set_securebits(const struct cm_sys *sys, const struct cm_cred *c)
+/*
+ * fmod_ret/security_task_prctl for PR_SET_SECUREBITS: in front of commoncap.
+ * Without CAP_SETPCAP a change of the bits any task may change passes on
+ * (exec_securebits(), by CO-RE): commoncap then states the rest.
+ */
+static int cm_bpf_set_securebits(const struct cm_sys *sys, const struct cm_cred *c,
+				 uint64_t bits)
 {
-	(void)sys;
-	return cm_bpf_setpcap(c) ? 0 : -EPERM;
+	uint64_t changed = bits ^ c->securebits;
+	uint64_t unpriv = cm_unpriv_securebits(sys);
+
+	if (cm_bpf_setpcap(c) || (changed && !(changed & ~unpriv)))
+		return 0;
+	return -EPERM;
 }
 
 /* Rule 8: pU, the bound and the strict bits through the backend's prctl operations. */

@@ -40,9 +40,12 @@ typedef uint64_t cm_caps;
 #define CM_SECURE_NO_SETUID_FIXUP 2
 #define CM_SECURE_KEEP_CAPS 4
 #define CM_SECURE_NO_CAP_AMBIENT_RAISE 6
+#define CM_SECURE_EXEC_RESTRICT_FILE 8	   /* 6.14 on (cm_sys.exec_securebits) */
+#define CM_SECURE_EXEC_DENY_INTERACTIVE 10 /* 6.14 on */
 #define CM_SECURE_USERNS_STRICT_CAPS SECURE_USERNS_STRICT_CAPS /* rule 5 */
 #define CM_SECURE_USERNS_STRICT_CAPS_LOCKED SECURE_USERNS_STRICT_CAPS_LOCKED
 #define CM_SECBIT(b) (1U << (b))
+#define CM_SECBITS_EXEC 0xf00U /* SECURE_ALL_UNPRIVILEGED and its locks: bits 8 to 11 */
 
 /* prctl options and sub-operations the model implements. */
 #define CM_PR_GET_KEEPCAPS 7
@@ -114,6 +117,14 @@ struct cm_sys {
 	 * an exec that changes no id for a set-user-ID one; 7.3 has it).
 	 */
 	bool setid_by_euid;
+	/*
+	 * Whether the kernel has the exec securebits (6.14 on, 7.3 has them):
+	 * any task may change SECURE_EXEC_RESTRICT_FILE, _DENY_INTERACTIVE
+	 * and their locks without CAP_SETPCAP, and entering a user namespace
+	 * keeps them (set_cred_user_ns(), rule 3).  Without them, bits 8 to
+	 * 11 are unknown (EPERM) and entry resets every securebit.
+	 */
+	bool exec_securebits;
 };
 
 struct cm_cred {

@@ -27,8 +27,8 @@ struct cm_hooks {
 				   const struct cm_cred *tracee);
 	/* security_capset(), after cap_capset() accepted: 0 or -errno. */
 	int (*capset)(const struct cm_sys *sys, const struct cm_cred *old, cm_caps inh);
-	/* In front of security_task_prctl(PR_SET_SECUREBITS) (fmod_ret): 0 or -errno. */
-	int (*set_securebits)(const struct cm_sys *sys, const struct cm_cred *c);
+	/* In front of security_task_prctl(PR_SET_SECUREBITS, bits) (fmod_ret): 0 or -errno. */
+	int (*set_securebits)(const struct cm_sys *sys, const struct cm_cred *c, uint64_t bits);
 	/* security_ptrace_access_check(), after the capability module. */
 	bool (*ptrace_access_check)(const struct cm_sys *sys, const struct cm_cred *tracer,
 				    const struct cm_cred *tracee, bool fscreds);

@@ -72,6 +72,15 @@ static inline bool securebit_set(const struct cm_cred *c, int bit)
 }
 
 /*
+ * The securebits a task may change without CAP_SETPCAP (the exec bits of
+ * 6.14 and their locks); entering a user namespace keeps these (rule 3c).
+ */
+static inline unsigned int cm_unpriv_securebits(const struct cm_sys *sys)
+{
+	return sys->exec_securebits ? CM_SECBITS_EXEC : 0;
+}
+
+/*
  * Rule 3a's marker of a restriction imposed by privileged code: the
  * securebit on the series, the backend's own flag on BPF (neither can be
  * set on the other).

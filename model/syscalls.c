@@ -175,12 +175,15 @@ int cm_capset(const struct cm_sys *sys, struct cm_cred *c, cm_caps eff, cm_caps 
 
 /* ---- prctl: cap_task_prctl() ------------------------------------------ */
 
-/* SECURE_ALL_BITS; the series adds its bit (rule 5). */
+/* SECURE_ALL_BITS (the exec bits from 6.14); the series adds its bit (rule 5). */
 static unsigned int secure_all_bits(const struct cm_sys *sys)
 {
+	unsigned int exec = CM_SECBIT(CM_SECURE_EXEC_RESTRICT_FILE) |
+			    CM_SECBIT(CM_SECURE_EXEC_DENY_INTERACTIVE);
+
 	return CM_SECBIT(CM_SECURE_NOROOT) | CM_SECBIT(CM_SECURE_NO_SETUID_FIXUP) |
 	       CM_SECBIT(CM_SECURE_KEEP_CAPS) | CM_SECBIT(CM_SECURE_NO_CAP_AMBIENT_RAISE) |
-	       sys->hooks->secure_bits;
+	       (sys->exec_securebits ? exec : 0) | sys->hooks->secure_bits;
 }
 
 /* PR_CAPBSET_DROP: cap_prctl_drop(); the EPERM check comes first. */
@@ -194,21 +197,25 @@ static long prctl_capbset_drop(const struct cm_sys *sys, struct cm_cred *c, uint
 	return 0;
 }
 
-/* PR_SET_SECUREBITS: no change to locked bits, no unlocking, known bits only,
- * and CAP_SETPCAP in pE. */
+/* PR_SET_SECUREBITS: CAP_SETPCAP in pE, or else (6.14 on) a change of the
+ * exec bits only; no change to locked bits, no unlocking, known bits only. */
 static long prctl_set_securebits(const struct cm_sys *sys, struct cm_cred *c, uint64_t bits)
 {
 	uint64_t all_bits = secure_all_bits(sys), all_locks = all_bits << 1;
-	uint64_t old = c->securebits;
+	uint64_t old = c->securebits, changed = old ^ bits;
+	uint64_t unpriv = cm_unpriv_securebits(sys);
 
 	if (sys->hooks->set_securebits) {
-		int err = sys->hooks->set_securebits(sys, c);
+		int err = sys->hooks->set_securebits(sys, c, bits);
 
 		if (err)
 			return err;
 	}
-	if ((((old & all_locks) >> 1) & (old ^ bits)) || (old & all_locks & ~bits) ||
-	    (bits & ~(all_locks | all_bits)) || !setpcap_uncapped(sys, c))
+	/* Without CAP_SETPCAP: no change is EPERM too (the kernel's legacy). */
+	if (!setpcap_uncapped(sys, c) && (!changed || (changed & ~unpriv)))
+		return -EPERM;
+	if ((((old & all_locks) >> 1) & changed) || (old & all_locks & ~bits) ||
+	    (bits & ~(all_locks | all_bits)))
 		return -EPERM;
 	c->securebits = (unsigned int)bits;
 	return 0;
@@ -275,7 +282,8 @@ static void enter_userns(struct cm_sys *sys, struct cm_cred *c, int ns, bool by_
 	else
 		sys->hooks->enter_userns(sys, c);
 	c->pI = c->pA = 0;
-	c->securebits = 0; /* SECUREBITS_DEFAULT */
+	/* Rule 3c: SECUREBITS_DEFAULT, but the exec bits (6.14 on) stay. */
+	c->securebits &= cm_unpriv_securebits(sys);
 	c->ns = ns;
 	sys->ns[ns].ceiling |= cm_series_view(c, c->X);
 	sys->ns[ns].entered_by_setns |= by_setns;

@@ -932,8 +932,9 @@ static void usage(void)
 
 /*
  * Whether the running kernel is at least MAJOR.MINOR: the model follows
- * the kernel's own exec rules where they changed (cm_sys.setid_by_euid:
- * 6.16, between the 6.12 and the 7.3 this project tests).
+ * the kernel's own rules where they changed between the 6.12 and the 7.3
+ * this project tests (cm_sys.setid_by_euid: 6.16; cm_sys.exec_securebits:
+ * 6.14).
  */
 static bool kernel_at_least(unsigned int major, unsigned int minor)
 {
@@ -1032,12 +1033,13 @@ int main(int argc, char **argv)
 	if (o.s.mask && o.s.flavour == CM_UNPATCHED)
 		usage();
 	o.s.setid_by_euid = kernel_at_least(6, 16);
+	o.s.exec_securebits = kernel_at_least(6, 14);
 	if (prepare(&o))
 		return 1;
 	printf("# diff-runner: flavour %s, model mutation %d, file caps %s, mask writes %s, "
-	       "exec setid by %s\n",
+	       "exec setid by %s, exec securebits %s\n",
 	       flavour_name(o.s.flavour), CAPMODEL_MUTATION,
 	       o.s.fcaps ? "on" : "off", o.s.mask ? "on" : "off",
-	       o.s.setid_by_euid ? "euid" : "real uid");
+	       o.s.setid_by_euid ? "euid" : "real uid", o.s.exec_securebits ? "on" : "off");
 	return o.replay ? replay(&o) : batch(&o);
 }

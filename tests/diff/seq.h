@@ -53,6 +53,7 @@ struct seq_opts {
 	bool mask;  /* sequences may drop bits of the global mask */
 	cm_caps start_mask;
 	bool setid_by_euid; /* the kernel's exec, see cm_sys */
+	bool exec_securebits; /* the kernel's securebits 8 to 11, see cm_sys */
 };
 
 /* The model side of one executing task. */

@@ -884,6 +884,73 @@ static void test_strict_owner_and_tracer(enum cm_flavour flavour, const char *na
 	tap_ok(cm_ptrace_attach(&sys, &c, &c, false), "%s: rule 12: a strict twin: allowed", name);
 }
 
+/*
+ * The exec securebits (8 to 11) of 6.14 kernels (cm_sys.exec_securebits),
+ * both ways: where the kernel has them any task may change them without
+ * CAP_SETPCAP and entering a user namespace keeps them (rule 3c); where it
+ * has not they are unknown bits and entry resets every securebit.  The BPF
+ * backend lets a restricted credential do what the kernel lets any task.
+ */
+static void test_exec_securebits(enum cm_flavour flavour, const char *name)
+{
+	const unsigned int file = CM_SECBIT(CM_SECURE_EXEC_RESTRICT_FILE);
+	const unsigned int file_locked = file | CM_SECBIT(CM_SECURE_EXEC_RESTRICT_FILE + 1);
+	const unsigned int interactive = CM_SECBIT(CM_SECURE_EXEC_DENY_INTERACTIVE);
+	const unsigned int noroot_keep = CM_SECBIT(CM_SECURE_NOROOT) | CM_SECBIT(CM_SECURE_KEEP_CAPS);
+
+	for (int has = 0; has <= 1; has++) {
+		const char *k = has ? ">= 6.14" : "< 6.14";
+		struct cm_sys sys;
+		struct cm_cred r, a, c;
+
+		boot(&sys, flavour, &r, &a);
+		sys.exec_securebits = has;
+
+		c = a;
+		TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, file, 0, 0, 0), has ? 0 : -EPERM,
+		       "%s %s: alice (no CAP_SETPCAP) sets SECURE_EXEC_RESTRICT_FILE", name, k);
+		TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, file | CM_SECBIT(CM_SECURE_NOROOT),
+				0, 0, 0),
+		       -EPERM, "%s %s: alice, an exec bit with SECURE_NOROOT: EPERM", name, k);
+		TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, c.securebits, 0, 0, 0), -EPERM,
+		       "%s %s: alice, no change: EPERM (the kernel's legacy)", name, k);
+		if (has) {
+			TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, file_locked, 0, 0, 0), 0,
+			       "%s %s: alice locks it", name, k);
+			TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, 0, 0, 0, 0), -EPERM,
+			       "%s %s: alice cannot clear it locked", name, k);
+			TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, file_locked | interactive, 0,
+					0, 0),
+			       0, "%s %s: alice adds SECURE_EXEC_DENY_INTERACTIVE", name, k);
+			TAP_EQ(unshare_r(&sys, &c), 0, "%s %s: alice's unshare -r", name, k);
+			TAP_EQ(c.securebits, file_locked | interactive,
+			       "%s %s: rule 3c: the exec bits and their locks stay at entry", name, k);
+		}
+
+		/* Root: every other bit is reset at entry; the exec bits stay where known. */
+		c = r;
+		TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, noroot_keep | file, 0, 0, 0),
+		       has ? 0 : -EPERM, "%s %s: root sets SECURE_NOROOT, KEEP_CAPS and an exec bit",
+		       name, k);
+		if (!has)
+			TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, noroot_keep, 0, 0, 0), 0,
+			       "%s %s: root sets SECURE_NOROOT and KEEP_CAPS", name, k);
+		TAP_EQ(unshare_r(&sys, &c), 0, "%s %s: root's unshare -r", name, k);
+		TAP_EQ(c.securebits, has ? file : 0,
+		       "%s %s: rule 3c: entry resets the securebits%s", name, k,
+		       has ? " but the exec bit" : "");
+
+		/* A namespace entered without CAP_SETPCAP (the BPF backend's kernel pE is full). */
+		c = r;
+		cm_prctl(&sys, &c, CM_PR_CAP_USERNS, CM_PR_CAP_OP_LOWER, SETPCAP, 0, 0);
+		TAP_EQ(unshare_r(&sys, &c), 0, "%s %s: unshare -r without CAP_SETPCAP in pU", name, k);
+		TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, CM_SECBIT(CM_SECURE_NOROOT), 0, 0, 0),
+		       -EPERM, "%s %s: inside, SECURE_NOROOT: EPERM", name, k);
+		TAP_EQ(cm_prctl(&sys, &c, CM_PR_SET_SECUREBITS, interactive, 0, 0, 0),
+		       has ? 0 : -EPERM, "%s %s: inside, SECURE_EXEC_DENY_INTERACTIVE", name, k);
+	}
+}
+
 int main(void)
 {
 	test_init();
@@ -901,5 +968,7 @@ int main(void)
 	test_ptrace();
 	test_strict_owner_and_tracer(CM_PATCHED, "series");
 	test_strict_owner_and_tracer(CM_BPF, "bpf");
+	test_exec_securebits(CM_PATCHED, "series");
+	test_exec_securebits(CM_BPF, "bpf");
 	return tap_done();
 }
