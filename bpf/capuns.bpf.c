@@ -1564,8 +1564,11 @@ static __always_inline int task_dumpable_or_capable(const struct cred *rc,
  * mounted with hidepid=invisible?  __ptrace_may_access() in
  * PTRACE_MODE_READ_FSCREDS, with the series' sets: the reader's fsuid and
  * fsgid equal every id of the task, and the task is dumpable; or
- * CAP_SYS_PTRACE over the task by the rules.  Then commoncap's permitted
- * subset test.
+ * CAP_SYS_PTRACE over the task by the rules.  Then cap_ptrace_access_check():
+ * in the same user namespace the permitted subset test, and across
+ * namespaces, same user or not, CAP_SYS_PTRACE over the task's namespace
+ * by the rules (rule 11 bounds an owner's): no other LSM hook asks it for
+ * an iterator, so this one must.
  */
 static __always_inline int may_read_status(const struct cred *rc, struct task_struct *task,
 					   const struct cred *tc)
@@ -1581,8 +1584,9 @@ static __always_inline int may_read_status(const struct cred *rc, struct task_st
 	} else if (!task_dumpable_or_capable(rc, rs, task)) {
 		return 0;
 	}
-	return user_ns_of(rc) != user_ns_of(tc) ||
-	       subset_or_capable(rc, rs, series_set(rc, rs, SET_EFFECTIVE), tc, ts, CAP_SYS_PTRACE);
+	if (user_ns_of(rc) != user_ns_of(tc))
+		return rules_capable(rc, rs, user_ns_of(tc), CAP_SYS_PTRACE);
+	return subset_or_capable(rc, rs, series_set(rc, rs, SET_EFFECTIVE), tc, ts, CAP_SYS_PTRACE);
 }
 
 /*
