@@ -8,7 +8,10 @@
 #
 # Output: "PASS|FAIL|SKIP <prefix><test>: <description>" lines.
 # A test fails as a whole when it reports no result (it asserts nothing),
-# exits nonzero without a "not ok", or never reaches END (crash, hang).
+# exits nonzero without a "not ok", never reaches END (crash, hang), or
+# reports more or fewer results than its plan ("1..N") says, or more than
+# one plan. A plan of no results with a skip ("1..0 # SKIP why") and no
+# result is one SKIP.
 #
 # Variables: nonce (required), prefix (e.g. "patched/"), expect (space-
 # separated test names that must all appear), need_done (1: a missing DONE
@@ -19,16 +22,27 @@ function emit(status, test, desc) {
 	printf "%s %s%s: %s\n", status, prefix, test, desc
 	count[status]++
 }
-function finish(test, rc,    kskip) {
+function finish(test, rc,    kskip, whole_skip) {
 	# kselftest exits 4 (KSFT_SKIP) when every result was a skip
 	kskip = (rc == 4 && results[test] > 0 && results[test] == skips[test])
+	# "1..0 # SKIP why" and nothing else: the whole test skipped
+	whole_skip = (results[test] == 0 && plans[test] == 1 && planned[test] == 0 &&
+		      (test in plan_skip) && (rc == 0 || rc == 4))
 	# timeout(1) ends a test past its limit: 124, or 143 (SIGTERM)
 	if (rc == 124 || rc == 143)
 		emit("FAIL", test, "timed out")
+	else if (whole_skip)
+		emit("SKIP", test, "all of it (skipped: " plan_skip[test] ")")
 	else if (results[test] == 0)
 		emit("FAIL", test, "no result reported (a test must assert something); exit " rc)
 	else if (rc != 0 && fails[test] == 0 && !kskip)
 		emit("FAIL", test, "exit status " rc)
+	if (rc != 124 && rc != 143) {
+		if (plans[test] > 1)
+			emit("FAIL", test, plans[test] " TAP plans (one at most)")
+		else if (plans[test] == 1 && planned[test] != results[test])
+			emit("FAIL", test, "planned " planned[test] " results, reported " results[test])
+	}
 	ended[test] = 1
 }
 BEGIN { if (nonce == "") { print "tap-results.awk: nonce not set" > "/dev/stderr"; exit 2 } }
@@ -49,6 +63,20 @@ index($0, "@@CAPUNS:" nonce " ") {
 		next
 	}
 	if (f[2] == "DONE") { done = 1; next }
+	next
+}
+# A plan: "1..N", optionally "# SKIP why" (kselftest's plan is indented
+# in no test of ours; an indented one belongs to a subtest).
+cur != "" && /^1\.\.[0-9]+/ {
+	l = $0
+	plans[cur]++
+	planned[cur] = substr(l, 4) + 0
+	if (match(l, /#[ \t]*[Ss][Kk][Ii][Pp]/)) {
+		reason = substr(l, RSTART + RLENGTH)
+		sub(/^[ \t:]*/, "", reason)
+		sub(/[ \t]+$/, "", reason)
+		plan_skip[cur] = reason == "" ? "no reason given" : reason
+	}
 	next
 }
 cur != "" && /^[ \t]*(not )?ok [0-9]+/ {

@@ -53,6 +53,31 @@ out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN k' 'TAP version 13' '1..1' \
 	'ok 1 global.thing # SKIP no feature' '@@CAPUNS:n0nce END k 4' '@@CAPUNS:n0nce DONE 0' | parse k 1)
 expect_eq "kselftest all-skip exit 4 is not a failure" "$out" "SKIP t/k: global.thing (skipped: no feature)"
 
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a' 'ok 1 - one' 'ok 2 - two' '1..3' \
+	'@@CAPUNS:n0nce END a 0' '@@CAPUNS:n0nce DONE 0' | parse a 1)
+expect_match "fewer results than planned fail" "$out" '^FAIL t/a: planned 3 results, reported 2$'
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a' '1..1' 'ok 1 - one' 'ok 2 - two' \
+	'@@CAPUNS:n0nce END a 0' '@@CAPUNS:n0nce DONE 0' | parse a 1)
+expect_match "more results than planned fail" "$out" '^FAIL t/a: planned 1 results, reported 2$'
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a' '1..1' 'ok 1 - one' '1..1' \
+	'@@CAPUNS:n0nce END a 0' '@@CAPUNS:n0nce DONE 0' | parse a 1)
+expect_match "two plans fail" "$out" '^FAIL t/a: 2 TAP plans'
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a' 'ok 1 - one' '# 1..5' '    1..7' '1..1' \
+	'@@CAPUNS:n0nce END a 0' '@@CAPUNS:n0nce DONE 0' | parse a 1)
+expect_eq "a plan that matches passes; commented or indented ones are not the test's" \
+	"$out" 'PASS t/a: one'
+
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN k' 'TAP version 13' '1..0 # SKIP no feature here' \
+	'@@CAPUNS:n0nce END k 4' '@@CAPUNS:n0nce DONE 0' | parse k 1)
+expect_eq "a kselftest that skips everything (a 1..0 plan with a skip) shows as SKIP" "$out" \
+	'SKIP t/k: all of it (skipped: no feature here)'
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN k' '1..0 # SKIP why' \
+	'@@CAPUNS:n0nce END k 1' '@@CAPUNS:n0nce DONE 0' | parse k 1)
+expect_match "...but not when it exits 1" "$out" '^FAIL t/k: no result reported'
+out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN k' '1..0' \
+	'@@CAPUNS:n0nce END k 0' '@@CAPUNS:n0nce DONE 0' | parse k 1)
+expect_match "...nor with an empty plan and no skip" "$out" '^FAIL t/k: no result reported'
+
 tf=$(mktemp)
 trap 'rm -f "$tf"' EXIT
 out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a 3.25' 'ok 1 - one' '@@CAPUNS:n0nce END a 0 10.75' \
