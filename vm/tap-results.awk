@@ -11,7 +11,8 @@
 # exits nonzero without a "not ok", never reaches END (crash, hang), or
 # reports more or fewer results than its plan ("1..N") says, or more than
 # one plan. A plan of no results with a skip ("1..0 # SKIP why") and no
-# result is one SKIP.
+# result is one SKIP. The runners send a test's stderr as comment lines:
+# results count from its stdout only.
 #
 # Variables: nonce (required), prefix (e.g. "patched/"), expect (space-
 # separated test names that must all appear), need_done (1: a missing DONE

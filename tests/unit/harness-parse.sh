@@ -78,8 +78,20 @@ out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN k' '1..0' \
 	'@@CAPUNS:n0nce END k 0' '@@CAPUNS:n0nce DONE 0' | parse k 1)
 expect_match "...nor with an empty plan and no skip" "$out" '^FAIL t/k: no result reported'
 
+# The host runner: a result on stderr does not count, one on stdout does.
+td=$(mktemp -d)
 tf=$(mktemp)
-trap 'rm -f "$tf"' EXIT
+trap 'rm -rf "$tf" "$td"' EXIT
+printf '#!/bin/sh\necho "ok 1 - said on stderr" >&2\n' >"$td/errout"
+printf '#!/bin/sh\necho "ok 1 - said on stdout"; echo "ok 2 - said on stderr" >&2\n' >"$td/both"
+chmod +x "$td/errout" "$td/both"
+out=$("$root/tests/run-unit" "$td/errout" "$td/both")
+rc=$?
+expect_eq "run-unit: results on stderr are not results" "$out" \
+	"FAIL host/errout: no result reported (a test must assert something); exit 0
+PASS host/both: said on stdout"
+expect_eq "run-unit: ...and the run fails" "$rc" 1
+
 out=$(printf '%s\n' '@@CAPUNS:n0nce BEGIN a 3.25' 'ok 1 - one' '@@CAPUNS:n0nce END a 0 10.75' \
 	'@@CAPUNS:n0nce BEGIN b' 'ok 1 - two' '@@CAPUNS:n0nce END b 0' '@@CAPUNS:n0nce DONE 0' |
 	awk -v nonce=n0nce -v prefix=t/ -v expect="a b" -v need_done=1 -v timefile="$tf" \
