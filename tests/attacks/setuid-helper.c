@@ -10,13 +10,20 @@
  *                                    setuid-root exec adds X back (the
  *                                    "sendmail" protection), by design
  *
- * The command the helper runs is this program with --probe, which exits 0
- * when CAP_NET_ADMIN is usable in a new user namespace, 1 when it is not
- * (2: probe failed).  Exit statuses pass through all four helpers.
+ * The command the helper runs is this program with --probe, which exits
+ * PROBE_USABLE when CAP_NET_ADMIN is usable in a new user namespace,
+ * PROBE_ABSENT when it is not (PROBE_FAILED: probe failed).  Exit statuses
+ * pass through all four helpers.  They are none of the statuses the
+ * helpers and the shells they start give of their own (0, 1, 2, 126,
+ * 127, and above 128 for a signal): a helper that refuses, or cannot
+ * find or run the probe, can then never pass for the probe's verdict.
  */
 #include "attack.h"
 
 #define SELF "/capuns/attacks/setuid-helper"
+#define PROBE_USABLE 40
+#define PROBE_ABSENT 41
+#define PROBE_FAILED 42
 
 static int probe(void)
 {
@@ -24,9 +31,9 @@ static int probe(void)
 
 	if (r < 0) {
 		fprintf(stderr, "setuid-helper: probe: %s\n", strerror(-r));
-		return 2;
+		return PROBE_FAILED;
 	}
-	return r ? 0 : 1;
+	return r ? PROBE_USABLE : PROBE_ABSENT;
 }
 
 /* Run the helper; returns the probe's status as the helper passed it on. */
@@ -82,14 +89,14 @@ int main(int argc, char **argv)
 		cannot_run("before the helper, cap_net_admin in a new namespace: %s",
 			   r > 0 ? "usable (pU not lowered)" : strerror(-r));
 	r = run_helper(helper);
-	if (r != 0 && r != 1)
-		cannot_run("%s did not run the probe (status %d)", helper, r);
+	if (r != PROBE_USABLE && r != PROBE_ABSENT)
+		cannot_run("%s did not run the probe to its end (status %d)", helper, r);
 	if (!strcmp(mode, "strict")) {
-		if (r == 0)
+		if (r == PROBE_USABLE)
 			escape("%s (setuid root) gave back cap_net_admin that a strict session dropped", helper);
 		held("%s: cap_net_admin stays out of pU in a strict session", helper);
 	}
-	if (r == 1)
+	if (r == PROBE_ABSENT)
 		escape("%s kept a voluntary lowering through a setuid-root exec "
 		       "(a privileged program would run restricted: sendmail rule broken)", helper);
 	held("%s: a voluntary lowering is reset by the setuid-root exec (sendmail rule)", helper);
