@@ -33,17 +33,23 @@ static pid_t holder(int sock)
 	return pid;
 }
 
-/* One join: a child enters the namespace and tries lo up. */
+/*
+ * One join: a child enters the namespace and tries lo up.  0: refused
+ * with EPERM, the refusal the rule gives; 1: lo went up (an escape);
+ * anything else failed for another reason and shows nothing.
+ */
 static int join_once(int userns, int netsock)
 {
 	pid_t pid = fork();
+	int r;
 
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
 		if (setns(userns, CLONE_NEWUSER) < 0)
 			_exit(3);
-		_exit(set_lo_up(netsock) == 0 ? 1 : 0);
+		r = set_lo_up(netsock);
+		_exit(r == 0 ? 1 : r == -EPERM ? 0 : 4);
 	}
 	return wait_status(pid);
 }
