@@ -5,8 +5,8 @@
 # the sets they hold. The owner is root without CAP_KILL in its own sets,
 # so only the owner rule lets it signal another user's task in its
 # namespace. It narrows the mask by CAP_KILL: on the patched kernel for
-# the rest of the boot (it runs after userspace-zmask, which expects the
-# mask to lack CAP_SYS_RAWIO only); on stock it unloads the backend after.
+# the rest of the boot (a bit no test before it takes); on stock it
+# unloads the backend after.
 . /capuns/tests/tap.sh
 CAP_KILL=5
 case $CAPUNS_TARGET in
