@@ -103,3 +103,5 @@ tests/unit/ansible-role.sh: $(B)/capuns
 UNIT_TESTS += tests/unit/post-series.sh
 # The ABI numbers each series defines, against include/capuns-abi.h.
 UNIT_TESTS += tests/unit/series-abi.sh
+# vm/series-tree: a series edited as commits and written back.
+UNIT_TESTS += tests/unit/series-tree.sh
