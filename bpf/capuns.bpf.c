@@ -860,29 +860,24 @@ int BPF_PROG(capuns_bprm_creds_from_file, struct linux_binprm *bprm, struct file
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	const struct cred *old = task->cred;
-	struct capuns_bpf_cred *s, n;
+	struct capuns_bpf_cred *s;
 	struct cred *new;
-	__u64 gained, x;
-	int err;
+	__u64 x;
 
 	new = bprm->cred;
 	if (BPF_CORE_READ(new, euid.val) == BPF_CORE_READ(old, euid.val))
 		return 0;
+	/*
+	 * Without state of its own the credential has the default one: a
+	 * full pU and no strict flag, which pU | X leaves as it is.  So this
+	 * hook never creates an entry, and cannot fail for want of room.
+	 */
 	s = cred_state(new);
-	gained = series_set(new, s, SET_PERMITTED) & ~series_set(old, s, SET_PERMITTED);
-	if (!gained)
+	if (!s || !(series_set(new, s, SET_PERMITTED) & ~series_set(old, s, SET_PERMITTED)))
 		return 0;
-	n = s ? *s : default_state(new);
 	x = series_set(new, s, SET_BSET);
-	n.userns = n.flags & CAPUNS_BPF_STRICT ? n.userns & x : n.userns | x;
-	if (s) {
-		s->userns = n.userns;
-		return 0;
-	}
-	if (is_default(&n))
-		return 0;
-	err = cred_store(cred_key(new), &n, quota_key(new), BPF_NOEXIST);
-	return err ? refuse(old, CAPUNS_BPF_REFUSE_EXEC, err) : 0;
+	s->userns = s->flags & CAPUNS_BPF_STRICT ? s->userns & x : s->userns | x;
+	return 0;
 }
 
 /* ---- capability checks ------------------------------------------------- */

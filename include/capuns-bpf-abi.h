@@ -228,7 +228,11 @@ enum capuns_bpf_reason {
 	CAPUNS_BPF_REFUSE_USERNS = 2,
 	/* Credential copy refused (fork, setuid...): no room for the state. */
 	CAPUNS_BPF_REFUSE_CRED = 3,
-	/* execve refused: no room to record p'U = pU | X (setuid root). */
+	/*
+	 * execve refused for want of room to record rule 10's p'U (setuid
+	 * root).  No longer sent: p'U = pU | X leaves a credential without
+	 * state in the default one; the number stays, for older events.
+	 */
 	CAPUNS_BPF_REFUSE_EXEC = 4,
 	/* setns into a user namespace could not be recorded: task killed. */
 	CAPUNS_BPF_KILL_SETNS = 5,
